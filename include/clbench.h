@@ -1,0 +1,297 @@
+/* clbench.h — the one public header of libclbench.
+ *
+ * Conventions
+ *  - Every symbol has the prefix clb_ (types, functions) or CLB_ (macros, enum values).
+ *  - Opaque handles come in create/destroy pairs; every destroy accepts NULL.
+ *  - Functions that can fail return clb_error and, where a clb_diag* is taken, record there
+ *    what failed (the OpenCL call, file:line, the CL error's name, or a message).
+ *  - Ownership: "caller frees" means the caller releases the returned object with the named
+ *    function; "borrowed" means it stays owned by the handle it came from.
+ *  - The library compiles against the OpenCL 1.2 API and asks 2.x/3.0 queries only where the
+ *    device reports that version.
+ */
+#ifndef CLBENCH_H
+#define CLBENCH_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ errors */
+
+/* One list of error codes; the enum and the name table are generated from it. */
+#define CLB_ERROR_LIST(X)                                                   \
+    X(CLB_OK, "success")                                                    \
+    X(CLB_ERR_USAGE, "invalid argument")                                    \
+    X(CLB_ERR_NO_PLATFORM, "no OpenCL platform found")                      \
+    X(CLB_ERR_NO_DEVICE, "no device matches the selection")                 \
+    X(CLB_ERR_CL, "OpenCL call failed")                                     \
+    X(CLB_ERR_BUILD, "program build failed")                                \
+    X(CLB_ERR_NOMEM, "out of host memory")                                  \
+    X(CLB_ERR_IO, "file input/output failed")                               \
+    X(CLB_ERR_UNSUPPORTED, "not supported by the device")                   \
+    X(CLB_ERR_INVALID_RESULT, "kernel output failed validation")            \
+    X(CLB_ERR_INVALID_TIMING, "timing failed plausibility checks")
+
+#define CLB_ENUM_ITEM_(name, text) name,
+typedef enum clb_error { CLB_ERROR_LIST(CLB_ENUM_ITEM_) CLB_ERR_COUNT_ } clb_error;
+
+/* Static strings: the enumerator's name ("CLB_ERR_CL") and a short description. */
+const char *clb_error_name(clb_error e);
+const char *clb_error_text(clb_error e);
+/* Static string: the CL_* name of an OpenCL error code, "CL_UNKNOWN_ERROR_CODE" if unknown. */
+const char *clb_cl_error_name(cl_int code);
+
+/* What went wrong, recorded by CLB_CL / clb_diag_* (plain data, no allocation). */
+typedef struct clb_diag {
+    clb_error err;    /* CLB_OK when nothing was recorded */
+    cl_int cl_err;    /* the OpenCL code when err == CLB_ERR_CL */
+    const char *call; /* static text of the failing call, or NULL */
+    const char *file; /* static, or NULL */
+    int line;
+    char msg[1024];   /* human-readable detail */
+} clb_diag;
+
+void clb_diag_clear(clb_diag *d);
+/* Records err with a printf-style message; returns err. d may be NULL. */
+clb_error clb_diag_set(clb_diag *d, clb_error err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Records a failed OpenCL call; returns CLB_ERR_CL. d may be NULL. */
+clb_error clb_diag_cl(clb_diag *d, cl_int code, const char *call, const char *file, int line);
+
+/* The one OpenCL check. Wrap every OpenCL call:
+ *   CLB_CL(d, clSetKernelArg(k, 0, sizeof m, &m));                 (calls returning cl_int)
+ *   CLB_CL(d, buf = clCreateBuffer(ctx, fl, n, NULL, CLB_ERRP));    (creators: CLB_ERRP is errcode_ret)
+ * On failure it records call, file:line and the error's name in d and jumps to the function's
+ * `cleanup:` label. _Generic picks, without evaluating, whether the call's own value or the
+ * errcode_ret is the status; the call is evaluated exactly once. */
+#define CLB_ERRP (&clb_rc_)
+#define CLB_CL(d, call)                                                              \
+    do {                                                                             \
+        cl_int clb_rc_ = CL_SUCCESS;                                                 \
+        clb_rc_ = _Generic((call), cl_int: (call), default: ((void)(call), clb_rc_)); \
+        if (clb_rc_ != CL_SUCCESS) {                                                 \
+            clb_diag_cl((d), clb_rc_, #call, __FILE__, __LINE__);                   \
+            goto cleanup;                                                            \
+        }                                                                            \
+    } while (0)
+
+/* Records err with a message and jumps to `cleanup:`. */
+#define CLB_FAIL(d, err, ...)                 \
+    do {                                      \
+        clb_diag_set((d), (err), __VA_ARGS__); \
+        goto cleanup;                         \
+    } while (0)
+
+/* Writes "message [call at file:line: CL_NAME]" into buf (always terminated); returns buf. */
+char *clb_diag_format(const clb_diag *d, char *buf, size_t n);
+
+/* ------------------------------------------------------------------ statistics */
+
+typedef struct clb_stats {
+    size_t n;
+    double min, max, median, mean;
+    double stddev;   /* sample standard deviation (n-1); 0 when n == 1 */
+    double mad;      /* median absolute deviation from the median (unscaled) */
+    double cv;       /* stddev / mean; 0 when mean == 0 */
+    double ci95_lo;  /* distribution-free confidence interval of the median from order */
+    double ci95_hi;  /* statistics (binomial); the widest available [min,max] when n < 6 */
+    double ci95_level; /* the interval's actual coverage, >= 0.95 when n >= 6 */
+} clb_stats;
+
+/* Computes the statistics of x[0..n-1] (n >= 1, all finite). x is not modified. */
+clb_error clb_stats_compute(const double *x, size_t n, clb_stats *out);
+
+/* ------------------------------------------------------------------ devices */
+
+typedef struct clb_device_ref {
+    unsigned platform_index; /* as clinfo -l numbers them */
+    unsigned device_index;   /* within the platform */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_device_type type;
+    char platform_name[256];
+    char device_name[256];
+} clb_device_ref;
+
+/* All platforms and devices, in clinfo -l order. */
+typedef struct clb_inventory clb_inventory;
+
+/* Returns CLB_ERR_NO_PLATFORM (and an empty inventory in *out) when the ICD loader finds no
+ * platform; *out is then still valid and must be destroyed. Caller frees with
+ * clb_inventory_destroy. */
+clb_error clb_inventory_create(clb_inventory **out, clb_diag *d);
+void clb_inventory_destroy(clb_inventory *inv);
+size_t clb_inventory_platform_count(const clb_inventory *inv);
+cl_platform_id clb_inventory_platform(const clb_inventory *inv, size_t i);
+size_t clb_inventory_count(const clb_inventory *inv); /* devices over all platforms */
+const clb_device_ref *clb_inventory_at(const clb_inventory *inv, size_t i); /* borrowed */
+/* Prints platforms and devices in the format of clinfo -l. */
+void clb_inventory_print(const clb_inventory *inv, FILE *f);
+
+/* A device selection as given on the command line; NULL fields are unset. */
+typedef struct clb_selector {
+    const char *platform; /* index or case-insensitive name substring */
+    const char *device;   /* flat index, "P:D", or case-insensitive name substring */
+    const char *type;     /* cpu|gpu|accelerator|all */
+} clb_selector;
+
+/* Resolves sel to device indices into inv (written to idx, at most cap; *count gets the number).
+ * Rules (docs/cli.md): nothing set -> the first GPU, else the first device; --type alone -> every
+ * device of that type; -d/-p -> every device they match, filtered by --type.
+ * Nothing matches -> CLB_ERR_NO_DEVICE with the valid choices in d->msg. Bad syntax -> CLB_ERR_USAGE. */
+clb_error clb_select(const clb_inventory *inv, const clb_selector *sel, size_t *idx, size_t cap,
+                     size_t *count, clb_diag *d);
+
+/* An open device: context and one in-order profiling queue. */
+typedef struct clb_device clb_device;
+clb_error clb_device_create(const clb_device_ref *ref, clb_device **out, clb_diag *d);
+void clb_device_destroy(clb_device *dev);
+const clb_device_ref *clb_device_reference(const clb_device *dev); /* borrowed */
+cl_context clb_device_context(const clb_device *dev);              /* borrowed */
+cl_command_queue clb_device_queue(const clb_device *dev);          /* borrowed */
+
+/* ------------------------------------------------------------------ properties */
+
+/* Every standard property of the platform (CL_PLATFORM_* keys, as clinfo --raw names them).
+ * A property the driver refuses becomes {"error": "CL_..."}. Caller frees with cJSON_Delete. */
+cJSON *clb_platform_info_json(cl_platform_id platform);
+/* Every standard and vendor-extension property of the device (CL_DEVICE_* keys). Caller frees. */
+cJSON *clb_device_info_json(cl_device_id device);
+/* The same rows, printed as "  CL_NAME  value" lines. */
+void clb_device_info_print(cl_device_id device, FILE *f);
+void clb_platform_info_print(cl_platform_id platform, FILE *f);
+
+/* Derived parameters, each {"value": ..., "how": "..."}: fp64, fp16, simd_width, local memory
+ * type and size, cache line and size. Compiles a probe kernel on dev. Caller frees. */
+cJSON *clb_derived_json(clb_device *dev);
+
+/* ------------------------------------------------------------------ kernels */
+
+/* Source of an embedded kernels/NAME.cl (NAME without ".cl"), or NULL. Borrowed, static. */
+const char *clb_kernel_source(const char *name);
+size_t clb_kernel_count(void);
+const char *clb_kernel_name_at(size_t i); /* static */
+
+/* ------------------------------------------------------------------ results */
+
+#define CLB_STATUS_LIST(X)                       \
+    X(CLB_STATUS_OK, "ok")                       \
+    X(CLB_STATUS_UNSUPPORTED, "unsupported")     \
+    X(CLB_STATUS_BUILD_FAILED, "build_failed")   \
+    X(CLB_STATUS_INVALID_RESULT, "invalid_result") \
+    X(CLB_STATUS_INVALID_TIMING, "invalid_timing") \
+    X(CLB_STATUS_ERROR, "error")
+
+typedef enum clb_status { CLB_STATUS_LIST(CLB_ENUM_ITEM_) CLB_STATUS_COUNT_ } clb_status;
+const char *clb_status_name(clb_status s); /* "ok", "unsupported", ... (static) */
+clb_status clb_status_from_error(clb_error e);
+
+/* One benchmark's outcome: plain data, serializable with clb_result_to_json. A result whose
+ * status is not ok carries no number (value and stats are not serialized). */
+typedef struct clb_result {
+    char name[96];
+    char group[32];
+    clb_status status;
+    char reason[1024];    /* why the status is not ok; "" when ok */
+    double value;         /* the headline number: the median of the samples */
+    char unit[24];        /* e.g. "us", "GFLOP/s", "launches/s" */
+    int higher_is_better; /* 1 for rates, 0 for times */
+    char timer[48];       /* "cl_event_profiling", "wall_clock_monotonic", ... */
+    clb_stats stats;
+    double *samples;      /* owned; nsamples values in unit */
+    size_t nsamples;
+    cJSON *params;        /* owned object: sizes, iterations, configuration, build log */
+} clb_result;
+
+/* Initializes res as an empty result named name in group (status error "not run"). */
+clb_error clb_result_init(clb_result *res, const char *name, const char *group);
+void clb_result_free(clb_result *res); /* frees owned members; res itself is the caller's */
+/* Marks res failed with the status derived from d (or st when d is NULL) and the reason. */
+void clb_result_fail(clb_result *res, clb_status st, const char *reason);
+/* Sets samples (copied), value = median, stats, unit and status ok. */
+clb_error clb_result_set_samples(clb_result *res, const double *x, size_t n, const char *unit,
+                                 int higher_is_better, const char *timer);
+/* Caller frees with cJSON_Delete. */
+cJSON *clb_result_to_json(const clb_result *res);
+
+/* ------------------------------------------------------------------ benchmarks */
+
+/* Measurement options (clb_run_opts_default gives the documented defaults). */
+typedef struct clb_run_opts {
+    double target_s;      /* calibrated duration of one launch (0.05) */
+    double watchdog_s;    /* no launch may take longer (0.2) */
+    unsigned warmup;      /* discarded launches before timing (>= 1) */
+    unsigned reps;        /* timed repetitions (10) */
+    double time_budget_s; /* > 0: repeat until this much time is spent (at least 3 reps) */
+    int quick;            /* smallest meaningful sizes, for tests and smoke runs */
+    int inject_fault;     /* testing: corrupt the kernel output before validation */
+} clb_run_opts;
+void clb_run_opts_default(clb_run_opts *o);
+
+/* Capabilities a benchmark needs; checked against the device before running. */
+enum {
+    CLB_REQ_NONE = 0,
+    CLB_REQ_FP64 = 1u << 0,
+    CLB_REQ_FP16 = 1u << 1,
+    CLB_REQ_COMPILER = 1u << 2
+};
+
+/* The context a benchmark runs in (opaque; functions in lib/bench.h use it). */
+typedef struct clb_ctx clb_ctx;
+
+/* One row of the registry. */
+typedef struct clb_bench {
+    const char *name;        /* "group.variant" */
+    const char *group;
+    const char *description;
+    unsigned requires;       /* CLB_REQ_* bits */
+    /* Measures and fills res (status, samples, params). state: scratch owned by run. */
+    clb_error (*run)(clb_ctx *c, clb_result *res);
+    /* Checks the kernel output of the last launch against a host reference; returns
+     * CLB_ERR_INVALID_RESULT with the reason in d when it does not match. */
+    clb_error (*validate)(clb_ctx *c, void *state, clb_diag *d);
+    const void *arg;         /* row-specific constant (variant parameters), may be NULL */
+} clb_bench;
+
+size_t clb_bench_count(void);
+const clb_bench *clb_bench_at(size_t i); /* static */
+const clb_bench *clb_bench_find(const char *name);
+/* 1 when name matches the glob pattern (*, ?, [set]). */
+int clb_bench_match(const char *pattern, const char *name);
+
+/* Runs one benchmark on dev. Always fills res (caller frees with clb_result_free); returns
+ * CLB_OK unless res could not be initialized. */
+clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
+                        clb_result *res);
+
+/* ------------------------------------------------------------------ results document */
+
+#define CLB_SCHEMA_VERSION "1.0.0"
+#define CLB_VERSION "0.1.0"
+
+/* A new document {"schema_version", "provenance", "devices": []}. argv is recorded as the
+ * command line. Caller frees with cJSON_Delete. */
+cJSON *clb_doc_create(int argc, char **argv);
+/* Appends {"platform", "device", "derived", "results": []} for dev and returns it (borrowed,
+ * owned by doc). derived may be NULL; it is then omitted. */
+cJSON *clb_doc_add_device(cJSON *doc, clb_device *dev, cJSON *derived);
+/* Writes doc (pretty) to path, or stdout for "-". */
+clb_error clb_doc_write(const cJSON *doc, const char *path, clb_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLBENCH_H */

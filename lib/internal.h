@@ -1,0 +1,78 @@
+/* Library-internal interfaces shared by the measurement core and the benchmarks. */
+#ifndef CLB_INTERNAL_H
+#define CLB_INTERNAL_H
+
+#include "clbench.h"
+
+/* The context one benchmark runs in. */
+struct clb_ctx {
+    clb_device *dev;
+    const clb_bench *bench;
+    const clb_run_opts *opts;
+    clb_result *res;
+    clb_diag diag;
+};
+
+/* Monotonic wall clock in seconds. */
+double clb_now(void);
+
+/* Fills bytes with random data from a seeded xorshift generator (no zero pages, no
+ * compressible patterns). Returns the next state so callers can continue the stream. */
+uint64_t clb_fill_random(void *buf, size_t bytes, uint64_t seed);
+uint64_t clb_rand64(uint64_t *state);
+
+/* Builds the embedded kernels/NAME.cl, prefixed by the optional source text prefix, with
+ * options. On a failed build the status is build_failed and the build log is stored in
+ * c->res->params.build_log. *out: caller releases with clReleaseProgram. */
+clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
+                    cl_program *out);
+
+/* CL_PROFILING_COMMAND_{QUEUED,SUBMIT,START,END} of a completed event, in ns. */
+clb_error clb_event_times(cl_event ev, cl_ulong t[4], clb_diag *d);
+
+/* A workload whose amount of work grows with `scale`; clb_measure calibrates scale so one
+ * launch takes about opts->target_s (never above opts->watchdog_s), discards warm-up
+ * launches, times repetitions with profiling events, cross-checks the wall clock, runs the
+ * benchmark's validate and fills the result. */
+typedef struct clb_workload {
+    void *state;
+    /* Enqueues one launch at scale; *ev receives its event (caller of enqueue releases). */
+    clb_error (*enqueue)(void *state, uint64_t scale, cl_event *ev, clb_diag *d);
+    /* Units of work done by one launch at scale (operations, bytes, launches). */
+    double (*work)(const void *state, uint64_t scale);
+    uint64_t min_scale, max_scale;
+    /* Output buffer the fault injection corrupts before validation (NULL: none). */
+    cl_mem output;
+    size_t output_bytes;
+    /* value = work / seconds * unit_factor (rates), or, with per_work_time, seconds / work *
+     * unit_factor (latencies). */
+    double unit_factor;
+    const char *unit;
+    int per_work_time;
+} clb_workload;
+
+clb_error clb_measure(clb_ctx *c, const clb_workload *w);
+
+/* Runs the benchmark's validate on state; on failure marks the result invalid_result.
+ * Applies the fault injection first when opts->inject_fault (output may be NULL when the
+ * benchmark corrupts nothing itself: then validation must still see the corruption). */
+clb_error clb_validate(clb_ctx *c, void *state, cl_mem output, size_t output_bytes);
+
+/* Number of repetitions for this run (opts->reps, or at least 3 under a time budget). */
+unsigned clb_reps(const clb_ctx *c);
+/* 1 while another repetition fits: i < reps, or under a time budget, until it is spent. */
+int clb_more_reps(const clb_ctx *c, unsigned i, double started);
+
+/* Device capability checks for clb_bench.requires. */
+int clb_device_has_extension(const clb_device *dev, const char *ext);
+int clb_device_has_fp64(const clb_device *dev);
+int clb_device_has_fp16(const clb_device *dev);
+
+/* Sets params[key] to a number / string (replacing an earlier value). */
+void clb_param_num(clb_result *res, const char *key, double v);
+void clb_param_str(clb_result *res, const char *key, const char *s);
+
+/* Adds a number to a cJSON object, as null when it is not finite (JSON has no NaN/Inf). */
+cJSON *clb_json_number(cJSON *obj, const char *key, double v);
+
+#endif

@@ -1,0 +1,268 @@
+/* The measurement core: program builds, calibration, warm-up, repetitions, event timing
+ * cross-checked with the wall clock, validation, and the result's statistics. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <fnmatch.h>
+#include <string.h>
+
+void clb_run_opts_default(clb_run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->target_s = 0.05;
+    o->watchdog_s = 0.2;
+    o->warmup = 1;
+    o->reps = 10;
+}
+
+unsigned clb_reps(const clb_ctx *c)
+{
+    unsigned r = c->opts->reps ? c->opts->reps : 1;
+    return c->opts->time_budget_s > 0 && r < 3 ? 3 : r;
+}
+
+/* Upper bound on repetitions under a time budget, so samples stay storable. */
+#define CLB_MAX_REPS 100000u
+
+int clb_more_reps(const clb_ctx *c, unsigned i, double started)
+{
+    if (c->opts->time_budget_s > 0)
+        return i < 3 || (i < CLB_MAX_REPS && clb_now() - started < c->opts->time_budget_s);
+    return i < clb_reps(c);
+}
+
+/* Stores the build log of a failed build in the result's params. */
+static void keep_build_log(clb_ctx *c, cl_program prog)
+{
+    cl_device_id dev = clb_device_reference(c->dev)->device;
+    size_t n = 0;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) != CL_SUCCESS)
+        return;
+    char *log = calloc(n + 1, 1);
+    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log, NULL) == CL_SUCCESS)
+        clb_param_str(c->res, "build_log", log);
+    free(log);
+}
+
+clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
+                    cl_program *out)
+{
+    clb_diag *d = &c->diag;
+    clb_diag_clear(d);
+    cl_program prog = NULL;
+    const char *src = clb_kernel_source(name);
+    if (!src)
+        CLB_FAIL(d, CLB_ERR_USAGE, "no embedded kernel named %s", name);
+    const char *parts[2] = {prefix ? prefix : "", src};
+    cl_device_id dev = clb_device_reference(c->dev)->device;
+    CLB_CL(d, prog = clCreateProgramWithSource(clb_device_context(c->dev), 2, parts, NULL, CLB_ERRP));
+    CLB_CL(d, clBuildProgram(prog, 1, &dev, options ? options : "", NULL, NULL));
+cleanup:
+    if (d->err == CLB_ERR_CL &&
+        (d->cl_err == CL_BUILD_PROGRAM_FAILURE || d->cl_err == CL_COMPILE_PROGRAM_FAILURE)) {
+        keep_build_log(c, prog);
+        clb_diag_set(d, CLB_ERR_BUILD, "building kernels/%s.cl failed (%s); see params.build_log",
+                     name, clb_cl_error_name(CL_BUILD_PROGRAM_FAILURE));
+    }
+    if (d->err != CLB_OK && prog) {
+        clReleaseProgram(prog);
+        prog = NULL;
+    }
+    *out = prog;
+    return d->err;
+}
+
+/* ---- timing one launch ---- */
+
+typedef struct launch_time {
+    double event_s; /* START -> END from profiling */
+    double wall_s;  /* enqueue -> completion on the host's monotonic clock */
+} launch_time;
+
+static clb_error time_launch(clb_ctx *c, const clb_workload *w, uint64_t scale, launch_time *t)
+{
+    clb_diag *d = &c->diag;
+    cl_event ev = NULL;
+    cl_ulong ts[4];
+    clb_diag_clear(d);
+    double t0 = clb_now();
+    if (w->enqueue(w->state, scale, &ev, d) != CLB_OK)
+        goto cleanup;
+    CLB_CL(d, clWaitForEvents(1, &ev));
+    t->wall_s = clb_now() - t0;
+    if (clb_event_times(ev, ts, d) != CLB_OK)
+        goto cleanup;
+    if (ts[3] <= ts[2])
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling END (%llu) is not after START (%llu)",
+                 (unsigned long long)ts[3], (unsigned long long)ts[2]);
+    t->event_s = 1e-9 * (double)(ts[3] - ts[2]);
+    /* An event cannot last longer than the host waited for it (2% and 50 us of slack for
+     * clock granularity); if it does, the profiling clock is not trustworthy. */
+    if (t->event_s > 1.02 * t->wall_s + 50e-6)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING,
+                 "profiling event reports %.6f s but the wall clock only %.6f s", t->event_s,
+                 t->wall_s);
+cleanup:
+    if (ev)
+        clReleaseEvent(ev);
+    return d->err;
+}
+
+/* Grows scale until one launch takes about target_s, stepping so that the predicted time
+ * stays below half the watchdog budget; a launch over the budget steps back. */
+static clb_error calibrate(clb_ctx *c, const clb_workload *w, uint64_t *scale)
+{
+    const clb_run_opts *o = c->opts;
+    uint64_t s = w->min_scale ? w->min_scale : 1;
+    uint64_t max = w->max_scale > s ? w->max_scale : s;
+    launch_time t;
+    /* Twice at the start size: the first launch pays one-time costs (JIT, page faults). */
+    if (time_launch(c, w, s, &t) != CLB_OK || time_launch(c, w, s, &t) != CLB_OK)
+        return c->diag.err;
+    for (int step = 0; !o->quick && step < 64 && t.event_s < 0.8 * o->target_s && s < max; step++) {
+        double f = o->target_s / t.event_s;
+        double cap = 0.5 * o->watchdog_s / t.event_s;
+        f = f < 1.25 ? 1.25 : f > 64 ? 64 : f;
+        f = f > cap ? cap : f;
+        double want = (double)s * f;
+        uint64_t next = want >= (double)max ? max : (uint64_t)want;
+        if (next <= s)
+            break;
+        launch_time tn;
+        if (time_launch(c, w, next, &tn) != CLB_OK)
+            return c->diag.err;
+        if (tn.event_s > o->watchdog_s)
+            break; /* nonlinear growth: keep the last size that fitted */
+        s = next;
+        t = tn;
+    }
+    if (t.event_s > o->watchdog_s)
+        return clb_diag_set(&c->diag, CLB_ERR_INVALID_TIMING,
+                            "one launch at the smallest size takes %.3f s, above the watchdog "
+                            "budget of %.3f s",
+                            t.event_s, o->watchdog_s);
+    *scale = s;
+    return CLB_OK;
+}
+
+clb_error clb_validate(clb_ctx *c, void *state, cl_mem output, size_t output_bytes)
+{
+    clb_diag *d = &c->diag;
+    clb_diag_clear(d);
+    if (c->opts->inject_fault && output) {
+        const cl_uchar junk = 0xA5;
+        cl_command_queue q = clb_device_queue(c->dev);
+        CLB_CL(d, clEnqueueFillBuffer(q, output, &junk, 1, 0, output_bytes, 0, NULL, NULL));
+        CLB_CL(d, clFinish(q));
+    }
+    if (!c->bench->validate)
+        CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "benchmark %s has no validation", c->bench->name);
+    if (c->bench->validate(c, state, d) != CLB_OK && d->err == CLB_OK)
+        d->err = CLB_ERR_INVALID_RESULT;
+cleanup:
+    return d->err;
+}
+
+/* Records how the measurement was made, next to its samples. */
+static void record_timing_params(clb_ctx *c, uint64_t scale, double work, const double *ev,
+                                 const double *wall, unsigned n)
+{
+    clb_stats se, sw;
+    clb_stats_compute(ev, n, &se);
+    clb_stats_compute(wall, n, &sw);
+    clb_param_num(c->res, "scale", (double)scale);
+    clb_param_num(c->res, "work_per_launch", work);
+    clb_param_num(c->res, "launch_time_median_s", se.median);
+    clb_param_num(c->res, "wall_time_median_s", sw.median);
+    clb_param_num(c->res, "warmup", c->opts->warmup);
+    clb_param_num(c->res, "target_s", c->opts->target_s);
+    clb_param_num(c->res, "watchdog_s", c->opts->watchdog_s);
+}
+
+clb_error clb_measure(clb_ctx *c, const clb_workload *w)
+{
+    clb_diag *d = &c->diag;
+    const clb_run_opts *o = c->opts;
+    uint64_t scale = 0;
+    unsigned cap = o->time_budget_s > 0 ? CLB_MAX_REPS : clb_reps(c), n = 0;
+    double *x = malloc(cap * sizeof *x), *ev = malloc(cap * sizeof *ev),
+           *wall = malloc(cap * sizeof *wall);
+    launch_time t;
+    if (!x || !ev || !wall)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    if (calibrate(c, w, &scale) != CLB_OK)
+        goto cleanup;
+    for (unsigned i = 0; i < o->warmup; i++)
+        if (time_launch(c, w, scale, &t) != CLB_OK)
+            goto cleanup;
+    double work = w->work(w->state, scale), started = clb_now();
+    for (n = 0; n < cap && clb_more_reps(c, n, started); n++) {
+        if (time_launch(c, w, scale, &t) != CLB_OK)
+            goto cleanup;
+        ev[n] = t.event_s;
+        wall[n] = t.wall_s;
+        x[n] = w->per_work_time ? t.event_s / work * w->unit_factor
+                                : work / t.event_s * w->unit_factor;
+    }
+    if (clb_validate(c, w->state, w->output, w->output_bytes) != CLB_OK)
+        goto cleanup;
+    record_timing_params(c, scale, work, ev, wall, n);
+    if (clb_result_set_samples(c->res, x, n, w->unit, !w->per_work_time,
+                               "cl_event_profiling START->END, wall-clock checked") != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+cleanup:
+    free(x);
+    free(ev);
+    free(wall);
+    return d->err;
+}
+
+int clb_bench_match(const char *pattern, const char *name)
+{
+    return fnmatch(pattern, name, 0) == 0;
+}
+
+/* Why the device cannot run b, or NULL. */
+static const char *missing_capability(clb_device *dev, const clb_bench *b)
+{
+    cl_bool compiler = CL_FALSE;
+    if ((b->requires & CLB_REQ_FP64) && !clb_device_has_fp64(dev))
+        return "the device has no double precision (no cl_khr_fp64, CL_DEVICE_DOUBLE_FP_CONFIG is 0)";
+    if ((b->requires & CLB_REQ_FP16) && !clb_device_has_fp16(dev))
+        return "the device has no half precision arithmetic (no cl_khr_fp16)";
+    clGetDeviceInfo(clb_device_reference(dev)->device, CL_DEVICE_COMPILER_AVAILABLE,
+                    sizeof compiler, &compiler, NULL);
+    if (!compiler)
+        return "the device has no online compiler (CL_DEVICE_COMPILER_AVAILABLE is false)";
+    return NULL;
+}
+
+clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
+                        clb_result *res)
+{
+    clb_run_opts defaults;
+    if (!o) {
+        clb_run_opts_default(&defaults);
+        o = &defaults;
+    }
+    if (clb_result_init(res, b->name, b->group) != CLB_OK)
+        return CLB_ERR_NOMEM;
+    const char *missing = missing_capability(dev, b);
+    if (missing) {
+        clb_result_fail(res, CLB_STATUS_UNSUPPORTED, missing);
+        return CLB_OK;
+    }
+    clb_ctx c = {.dev = dev, .bench = b, .opts = o, .res = res};
+    clb_error e = b->run(&c, res);
+    if (e != CLB_OK) {
+        char why[sizeof res->reason];
+        clb_diag_format(&c.diag, why, sizeof why);
+        clb_result_fail(res, clb_status_from_error(e), why);
+    } else if (res->status == CLB_STATUS_ERROR && strcmp(res->reason, "not run") == 0) {
+        clb_result_fail(res, CLB_STATUS_ERROR, "benchmark returned without a result");
+    }
+    if (o->quick)
+        clb_param_num(res, "quick", 1);
+    return CLB_OK;
+}
