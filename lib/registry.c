@@ -1,0 +1,43 @@
+/* The registry: one const row per benchmark; arg names the variant. Adding a benchmark = one lib/bench/NAME.c, one
+ * kernels/NAME.cl and one row here (with its functions declared above the table). */
+#include "internal.h"
+
+#include <string.h>
+
+/* lib/bench/launch.c */
+clb_error clb_launch_run(clb_ctx *c, clb_result *res);
+clb_error clb_launch_validate(clb_ctx *c, void *state, clb_diag *d);
+/* lib/bench/compile.c */
+clb_error clb_compile_run(clb_ctx *c, clb_result *res);
+clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d);
+
+static const clb_bench registry[] = {
+    {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "queued_submit"},
+    {"launch.submit_start", "launch", "empty-kernel launch: SUBMIT->START (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "submit_start"},
+    {"launch.start_end", "launch", "empty-kernel launch: START->END (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "start_end"},
+    {"launch.queued_end", "launch", "empty-kernel launch: QUEUED->END (median, us; what clpeak --kernel-latency averages)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "queued_end"},
+    {"launch.roundtrip", "launch", "empty-kernel enqueue->finish round trip on the host clock (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "roundtrip"},
+    {"launch.throughput", "launch", "back-to-back empty kernels: N enqueues and one finish (launches/s)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "throughput"},
+    {"compile.short", "compile", "build time of a minimal program, unique source per build (ms)",
+     CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_short"},
+    {"compile.long", "compile", "build time of a 90-function program, unique source per build (ms)",
+     CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_long"},
+};
+
+size_t clb_bench_count(void) { return sizeof registry / sizeof registry[0]; }
+
+const clb_bench *clb_bench_at(size_t i) { return i < clb_bench_count() ? &registry[i] : NULL; }
+
+const clb_bench *clb_bench_find(const char *name)
+{
+    for (size_t i = 0; i < clb_bench_count(); i++)
+        if (strcmp(registry[i].name, name) == 0)
+            return &registry[i];
+    return NULL;
+}
