@@ -1,0 +1,153 @@
+/* Option parsing: one table of long options, one loop. */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
+       OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION };
+
+static const struct option long_opts[] = {
+    {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
+    {"type", required_argument, NULL, 't'},      {"json", required_argument, NULL, OPT_JSON},
+    {"list", no_argument, NULL, OPT_LIST},       {"reps", required_argument, NULL, OPT_REPS},
+    {"time-budget", required_argument, NULL, OPT_BUDGET},
+    {"quick", no_argument, NULL, OPT_QUICK},     {"quiet", no_argument, NULL, OPT_QUIET},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"target-ms", required_argument, NULL, OPT_TARGET},
+    {"watchdog-ms", required_argument, NULL, OPT_WATCHDOG},
+    {"inject-fault", no_argument, NULL, OPT_INJECT},
+    {"version", no_argument, NULL, OPT_VERSION}, {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+void cli_usage(FILE *f)
+{
+    fputs("usage: clbench COMMAND [options]\n"
+          "commands:\n"
+          "  list                      platforms and devices (as clinfo -l)\n"
+          "  info [--json FILE|-]      every property of the selected devices, and derived ones\n"
+          "  run [PATTERN...]          run benchmarks whose names match the globs (default: all)\n"
+          "      --list                print the benchmark registry and exit\n"
+          "      --reps N              timed repetitions (default 10)\n"
+          "      --time-budget S       repeat each benchmark for S seconds instead (at least 3 reps)\n"
+          "      --warmup N            discarded warm-up launches (default 1, at least 1)\n"
+          "      --target-ms MS        calibrated duration of one launch (default 50)\n"
+          "      --watchdog-ms MS      longest allowed launch (default 200)\n"
+          "      --quick               smallest meaningful sizes (smoke tests)\n"
+          "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
+          "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
+          "  -p, --platform P          platform index or name substring\n"
+          "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
+          "  -t, --type T              cpu|gpu|accelerator|all\n"
+          "other: --quiet, --version, -h/--help\n"
+          "exit codes: 0 ok, 1 a benchmark failed, 2 usage, 3 no OpenCL platform/device, 4 runtime error\n",
+          f);
+}
+
+/* Strict number parsing: the whole argument, finite, within [lo, hi]. */
+static int parse_double(const char *s, double lo, double hi, double *v)
+{
+    char *end = NULL;
+    errno = 0;
+    *v = strtod(s, &end);
+    return errno == 0 && end != s && *end == '\0' && isfinite(*v) && *v >= lo && *v <= hi;
+}
+
+static int bad_value(const char *flag, const char *value, const char *expect)
+{
+    fprintf(stderr, "clbench: %s: invalid value '%s' (expected %s)\n", flag, value, expect);
+    return CLI_EXIT_USAGE;
+}
+
+/* Applies one parsed option; returns CLI_EXIT_OK or an exit code. */
+static int apply(int c, const char *arg, cli_opts *o)
+{
+    double v;
+    switch (c) {
+    case 'p': o->sel.platform = arg; break;
+    case 'd': o->sel.device = arg; break;
+    case 't': o->sel.type = arg; break;
+    case OPT_JSON: o->json = arg; break;
+    case OPT_LIST: o->list_benchmarks = 1; break;
+    case OPT_QUICK: o->run.quick = 1; break;
+    case OPT_QUIET: o->quiet = 1; break;
+    case OPT_INJECT: o->run.inject_fault = 1; break;
+    case OPT_REPS:
+        if (!parse_double(arg, 1, 1e5, &v) || v != floor(v))
+            return bad_value("--reps", arg, "an integer from 1 to 100000");
+        o->run.reps = (unsigned)v;
+        break;
+    case OPT_WARMUP:
+        if (!parse_double(arg, 1, 1000, &v) || v != floor(v))
+            return bad_value("--warmup", arg, "an integer from 1 to 1000");
+        o->run.warmup = (unsigned)v;
+        break;
+    case OPT_BUDGET:
+        if (!parse_double(arg, 0.001, 86400, &v))
+            return bad_value("--time-budget", arg, "seconds from 0.001 to 86400");
+        o->run.time_budget_s = v;
+        break;
+    case OPT_TARGET:
+        if (!parse_double(arg, 0.01, 10000, &v))
+            return bad_value("--target-ms", arg, "milliseconds from 0.01 to 10000");
+        o->run.target_s = v * 1e-3;
+        break;
+    case OPT_WATCHDOG:
+        if (!parse_double(arg, 0.01, 60000, &v))
+            return bad_value("--watchdog-ms", arg, "milliseconds from 0.01 to 60000");
+        o->run.watchdog_s = v * 1e-3;
+        break;
+    case OPT_VERSION: printf("clbench %s (schema %s)\n", CLB_VERSION, CLB_SCHEMA_VERSION); return -1;
+    case 'h': cli_usage(stdout); return -1;
+    default: cli_usage(stderr); return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int known_command(const char *s)
+{
+    return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0;
+}
+
+int cli_parse(int argc, char **argv, cli_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    clb_run_opts_default(&o->run);
+    o->argc = argc;
+    o->argv = argv;
+    opterr = 0; /* report unknown options ourselves, with the usage */
+    int c, rc;
+    while ((c = getopt_long(argc, argv, "p:d:t:h", long_opts, NULL)) != -1) {
+        if (c == '?' || c == ':') {
+            fprintf(stderr, "clbench: unknown option or missing value: %s\n", argv[optind - 1]);
+            cli_usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+        if ((rc = apply(c, optarg, o)) != CLI_EXIT_OK)
+            return rc;
+    }
+    if (o->run.warmup > 0 && o->run.watchdog_s < o->run.target_s)
+        return bad_value("--watchdog-ms", "(below --target-ms)", "a budget at least the target");
+    if (optind >= argc) {
+        fprintf(stderr, "clbench: missing command\n");
+        cli_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    o->command = argv[optind++];
+    if (!known_command(o->command)) {
+        fprintf(stderr, "clbench: unknown command '%s'\n", o->command);
+        cli_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    o->patterns = argv + optind;
+    o->npatterns = argc - optind;
+    if (o->npatterns > 0 && strcmp(o->command, "run") != 0) {
+        fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,39 @@
+/* Command-line interface of the clbench tool. */
+#ifndef CLB_CLI_H
+#define CLB_CLI_H
+
+#include "clbench.h"
+
+/* Exit codes (documented in docs/cli.md). */
+enum {
+    CLI_EXIT_OK = 0,          /* success; unsupported benchmarks count as success */
+    CLI_EXIT_FAILED = 1,      /* a benchmark ended in error, build_failed or invalid_* */
+    CLI_EXIT_USAGE = 2,       /* bad flag, value, selection or pattern */
+    CLI_EXIT_NO_PLATFORM = 3, /* no OpenCL platform or no device at all */
+    CLI_EXIT_RUNTIME = 4      /* OpenCL or I/O failure outside a benchmark */
+};
+
+typedef struct cli_opts {
+    const char *command;  /* "list", "info", "run" */
+    clb_selector sel;
+    const char *json;     /* path or "-" */
+    int list_benchmarks;  /* run --list */
+    int quiet;
+    clb_run_opts run;
+    char **patterns;      /* borrowed from argv */
+    int npatterns;
+    int argc;             /* the whole command line, for provenance */
+    char **argv;
+} cli_opts;
+
+/* Parses argv into o. Returns CLI_EXIT_OK, or an exit code after printing the problem
+ * (help and --version return -1: print nothing more, exit 0). */
+int cli_parse(int argc, char **argv, cli_opts *o);
+void cli_usage(FILE *f);
+
+/* Human-readable output. */
+void cli_print_device_header(FILE *f, const clb_device_ref *r);
+void cli_print_result_header(FILE *f);
+void cli_print_result(FILE *f, const clb_result *res);
+
+#endif
