@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# clbench set-up in one command (README):
+#   ./run.sh          install what is missing, build, characterize the default device
+#   ./run.sh test     install what is missing, build, run every test (also under ASan+UBSan)
+# Not root and packages missing: prints the exact apt-get line and exits 10.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-characterize}
+
+packages=(cmake make gcc clang ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1
+          pocl-opencl-icd libcjson-dev clinfo python3 locales)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "clbench: missing packages; run as root:" >&2
+        echo "  apt-get install -y ${missing[*]}" >&2
+        exit 10
+    fi
+    echo "clbench: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() { # build DIR [cmake args...]
+    local dir=$1; shift
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j "$(nproc)"
+}
+
+install_missing
+case "$mode" in
+characterize)
+    build build
+    mkdir -p results
+    out=results/clbench-$(date -u +%Y%m%dT%H%M%SZ).json
+    build/clbench list
+    build/clbench info
+    build/clbench run --json "$out"
+    echo "clbench: results written to $out"
+    ;;
+test)
+    build build
+    (cd build && ctest --output-on-failure -j 1)
+    # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer; leaks inside the
+    # OpenCL drivers are not ours (tests/lsan.supp).
+    CC=clang build build-asan -DCLBENCH_SANITIZE=ON
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 \
+        LSAN_OPTIONS="suppressions=$PWD/../tests/lsan.supp:print_suppressions=0" \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 1)
+    ;;
+*)
+    echo "usage: ./run.sh [test]" >&2
+    exit 2
+    ;;
+esac

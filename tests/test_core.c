@@ -1,0 +1,165 @@
+/* Core library pieces without a device: error names, the CL check macro, globbing, result
+ * serialization (no number for failures, no NaN/Inf) and locale independence. */
+#include "clbench.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                         \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                     \
+        }                                                                   \
+    } while (0)
+
+/* Stand-ins for OpenCL calls: one returns a status, one reports through errcode_ret. */
+static cl_int fails_with(cl_int code) { return code; }
+static void *creates(cl_int code, cl_int *errcode_ret)
+{
+    *errcode_ret = code;
+    return code == CL_SUCCESS ? (void *)&failures : NULL;
+}
+
+static int check_status_call(clb_diag *d, cl_int code)
+{
+    clb_diag_clear(d);
+    CLB_CL(d, fails_with(code));
+cleanup:
+    return d->err;
+}
+
+static int check_creator_call(clb_diag *d, cl_int code, void **out)
+{
+    clb_diag_clear(d);
+    CLB_CL(d, *out = creates(code, CLB_ERRP));
+cleanup:
+    return d->err;
+}
+
+static void test_check_macro(void)
+{
+    clb_diag d;
+    void *obj = NULL;
+    CHECK(check_status_call(&d, CL_SUCCESS) == CLB_OK);
+    CHECK(check_status_call(&d, CL_OUT_OF_RESOURCES) == CLB_ERR_CL);
+    CHECK(d.cl_err == CL_OUT_OF_RESOURCES);
+    CHECK(d.call && strstr(d.call, "fails_with(code)"));
+    CHECK(d.file && strstr(d.file, "test_core.c"));
+    CHECK(d.line > 0);
+    char buf[512];
+    clb_diag_format(&d, buf, sizeof buf);
+    CHECK(strstr(buf, "CL_OUT_OF_RESOURCES") && strstr(buf, "test_core.c:"));
+    CHECK(check_creator_call(&d, CL_SUCCESS, &obj) == CLB_OK && obj != NULL);
+    CHECK(check_creator_call(&d, CL_INVALID_VALUE, &obj) == CLB_ERR_CL && obj == NULL);
+    CHECK(strcmp(clb_cl_error_name(d.cl_err), "CL_INVALID_VALUE") == 0);
+}
+
+static void test_names(void)
+{
+    CHECK(strcmp(clb_error_name(CLB_ERR_NO_PLATFORM), "CLB_ERR_NO_PLATFORM") == 0);
+    CHECK(strcmp(clb_error_name((clb_error)999), "CLB_ERR_UNKNOWN") == 0);
+    CHECK(strcmp(clb_cl_error_name(-1001), "CL_PLATFORM_NOT_FOUND_KHR") == 0);
+    CHECK(strcmp(clb_cl_error_name(-5), "CL_OUT_OF_RESOURCES") == 0);
+    CHECK(strcmp(clb_cl_error_name(-12345), "CL_UNKNOWN_ERROR_CODE") == 0);
+    CHECK(strcmp(clb_status_name(CLB_STATUS_INVALID_TIMING), "invalid_timing") == 0);
+    CHECK(clb_status_from_error(CLB_ERR_BUILD) == CLB_STATUS_BUILD_FAILED);
+    CHECK(clb_status_from_error(CLB_ERR_CL) == CLB_STATUS_ERROR);
+}
+
+static void test_registry(void)
+{
+    CHECK(clb_bench_count() >= 8);
+    CHECK(clb_bench_match("launch.*", "launch.roundtrip"));
+    CHECK(!clb_bench_match("launch.*", "compile.short"));
+    CHECK(clb_bench_match("*.s[hu]*", "compile.short"));
+    for (size_t i = 0; i < clb_bench_count(); i++) {
+        const clb_bench *b = clb_bench_at(i);
+        size_t g = strlen(b->group);
+        /* Names are group.variant, unique, and every row can run and validate. */
+        CHECK(strncmp(b->name, b->group, g) == 0 && b->name[g] == '.');
+        CHECK(b->run != NULL && b->validate != NULL && b->description != NULL);
+        CHECK(clb_bench_find(b->name) == b);
+    }
+    CHECK(clb_kernel_source("launch") != NULL && clb_kernel_source("nope") == NULL);
+}
+
+static char *result_text(double v)
+{
+    clb_result r;
+    double x[3] = {v, v * 2, v * 3};
+    clb_result_init(&r, "t.x", "t");
+    clb_result_set_samples(&r, x, 3, "GB/s", 1, "test");
+    cJSON *j = clb_result_to_json(&r);
+    char *s = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    clb_result_free(&r);
+    return s;
+}
+
+static void test_result_json(void)
+{
+    clb_result r;
+    clb_result_init(&r, "t.fail", "t");
+    clb_result_fail(&r, CLB_STATUS_INVALID_RESULT, "wrong sum");
+    r.value = NAN;
+    cJSON *j = clb_result_to_json(&r);
+    char *s = cJSON_PrintUnformatted(j);
+    CHECK(strstr(s, "\"status\":\"invalid_result\"") && strstr(s, "\"reason\":\"wrong sum\""));
+    CHECK(strstr(s, "\"value\":null") && strstr(s, "\"stats\":null"));
+    CHECK(!strstr(s, "nan") && !strstr(s, "inf"));
+    free(s);
+    cJSON_Delete(j);
+    clb_result_free(&r);
+
+    const double bad[] = {1, INFINITY};
+    clb_result_init(&r, "t.inf", "t");
+    CHECK(clb_result_set_samples(&r, bad, 2, "s", 0, "test") != CLB_OK);
+    CHECK(r.status == CLB_STATUS_INVALID_TIMING);
+    clb_result_free(&r);
+
+    s = result_text(2.5);
+    CHECK(strstr(s, "\"value\":5") && strstr(s, "\"samples\":[2.5,5,7.5]"));
+    CHECK(strstr(s, "\"median\":5") && strstr(s, "\"ci95\":[2.5,7.5]"));
+    free(s);
+}
+
+/* Under a locale with a decimal comma the JSON must not change. LOCPATH may point at a
+ * locale generated by the test driver (tests/CMakeLists.txt). */
+static void test_locale(void)
+{
+    char *c_text = result_text(3.25);
+    if (!setlocale(LC_ALL, "de_DE.UTF-8")) {
+        fprintf(stderr, "locale de_DE.UTF-8 is not available: cannot test locale independence\n");
+        failures++;
+        free(c_text);
+        return;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.2f", 3.25);
+    CHECK(strcmp(buf, "3,25") == 0); /* the locale really is active */
+    char *de_text = result_text(3.25);
+    CHECK(strcmp(c_text, de_text) == 0);
+    CHECK(strstr(de_text, "3.25") != NULL);
+    setlocale(LC_ALL, "C");
+    free(c_text);
+    free(de_text);
+}
+
+int main(void)
+{
+    test_check_macro();
+    test_names();
+    test_registry();
+    test_result_json();
+    test_locale();
+    if (failures)
+        fprintf(stderr, "test_core: %d failure(s)\n", failures);
+    else
+        printf("test_core: all checks passed\n");
+    return failures != 0;
+}
