@@ -8,9 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef CLB_GIT_SHA
-#define CLB_GIT_SHA "unknown"
-#endif
+#include "git_sha.h" /* generated at build time: CLB_GIT_SHA */
 #ifndef CLB_BUILD_TYPE
 #define CLB_BUILD_TYPE "unknown"
 #endif
