@@ -25,7 +25,7 @@ static void *creates(cl_int code, cl_int *errcode_ret)
     return code == CL_SUCCESS ? (void *)&failures : NULL;
 }
 
-static int check_status_call(clb_diag *d, cl_int code)
+static clb_error check_status_call(clb_diag *d, cl_int code)
 {
     clb_diag_clear(d);
     CLB_CL(d, fails_with(code));
@@ -33,7 +33,7 @@ cleanup:
     return d->err;
 }
 
-static int check_creator_call(clb_diag *d, cl_int code, void **out)
+static clb_error check_creator_call(clb_diag *d, cl_int code, void **out)
 {
     clb_diag_clear(d);
     CLB_CL(d, *out = creates(code, CLB_ERRP));
