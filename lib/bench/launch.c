@@ -1,4 +1,4 @@
-/* launch.*: kernel launch overhead with a one-store kernel (kernels/launch.cl).
+/* launch.*: kernel launch overhead with a one-work-item counter kernel (kernels/launch.cl).
  * Per-launch metrics take one sample per launch (reps x 10 launches, each waited for);
  * throughput takes one sample per batch of back-to-back enqueues closed by one clFinish. */
 #include "internal.h"
@@ -29,15 +29,14 @@ typedef struct launch_state {
     cl_command_queue q;
     cl_kernel k;
     cl_mem out;
-    cl_uint tag; /* tag of the last launch: validation expects it in out[0] */
+    cl_uint count; /* random start + launches so far: validation expects it in out[0] */
 } launch_state;
 
-static clb_error enqueue_tagged(launch_state *s, cl_uint tag, cl_event *ev, clb_diag *d)
+static clb_error enqueue_counted(launch_state *s, cl_event *ev, clb_diag *d)
 {
     size_t one = 1;
-    CLB_CL(d, clSetKernelArg(s->k, 1, sizeof tag, &tag));
     CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &one, &one, 0, NULL, ev));
-    s->tag = tag;
+    s->count++;
 cleanup:
     return d->err;
 }
@@ -48,7 +47,7 @@ static clb_error one_launch(launch_state *s, const metric *m, double *us, clb_di
     cl_event ev = NULL;
     cl_ulong t[4];
     double t0 = clb_now();
-    if (enqueue_tagged(s, s->tag + 1, &ev, d) != CLB_OK)
+    if (enqueue_counted(s, &ev, d) != CLB_OK)
         goto cleanup;
     CLB_CL(d, clFinish(s->q));
     double wall = clb_now() - t0;
@@ -75,7 +74,7 @@ static clb_error one_batch(launch_state *s, unsigned batch, double *rate, clb_di
 {
     double t0 = clb_now();
     for (unsigned i = 0; i < batch; i++)
-        if (enqueue_tagged(s, s->tag + 1, NULL, d) != CLB_OK)
+        if (enqueue_counted(s, NULL, d) != CLB_OK)
             goto cleanup;
     CLB_CL(d, clFinish(s->q));
     *rate = (double)batch / (clb_now() - t0);
@@ -103,7 +102,7 @@ clb_error clb_launch_run(clb_ctx *c, clb_result *res)
     cl_program prog = NULL;
     double *x = NULL;
     const metric *m = metric_named(c->bench->arg);
-    const cl_uint zero = 0;
+    uint64_t seed = (uint64_t)(clb_now() * 1e9);
     unsigned batch = c->opts->quick ? 100 : 1000;
     unsigned cap, n = 0;
     int budget = c->opts->time_budget_s > 0;
@@ -113,9 +112,10 @@ clb_error clb_launch_run(clb_ctx *c, clb_result *res)
     if (clb_build(c, "launch", NULL, NULL, &prog) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s.k = clCreateKernel(prog, "touch", CLB_ERRP));
-    CLB_CL(d, s.out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_WRITE_ONLY, sizeof(cl_uint),
+    CLB_CL(d, s.out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_WRITE, sizeof(cl_uint),
                                      NULL, CLB_ERRP));
-    CLB_CL(d, clEnqueueWriteBuffer(s.q, s.out, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL));
+    s.count = (cl_uint)clb_rand64(&seed);
+    CLB_CL(d, clEnqueueWriteBuffer(s.q, s.out, CL_TRUE, 0, sizeof s.count, &s.count, 0, NULL, NULL));
     CLB_CL(d, clSetKernelArg(s.k, 0, sizeof s.out, &s.out));
     x = malloc(cap * sizeof *x);
     if (!x)
@@ -150,9 +150,10 @@ clb_error clb_launch_validate(clb_ctx *c, void *state, clb_diag *d)
     launch_state *s = state;
     cl_uint got = 0;
     CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
-    if (got != s->tag)
-        CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "the last launch's tag is %u, the kernel wrote %u",
-                 s->tag, got);
+    if (got != s->count)
+        CLB_FAIL(d, CLB_ERR_INVALID_RESULT,
+                 "the counter should be %u after every launch incremented it, the kernel left %u",
+                 s->count, got);
     (void)c;
 cleanup:
     return d->err;
