@@ -125,6 +125,7 @@ static clb_error run_sweep(clb_ctx *c, xfer *x, xfer_sweep *sw)
     }
     sw->n = x->nsizes;
     sw->nlast = reps;
+    sw->bidirectional = x->v->dir == XF_BIDIR;
 cleanup:
     free(ev);
     free(wall);

@@ -51,6 +51,7 @@ typedef struct xfer_sweep {
     double wall_med[XF_MAX_SIZES];/* median wall time, s */
     double *last_ev;              /* profiling seconds of every rep at the largest size */
     unsigned nlast;
+    int bidirectional; /* bytes count both directions */
 } xfer_sweep;
 
 /* transfer_paths.c */

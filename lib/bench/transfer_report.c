@@ -34,7 +34,8 @@ const char *xfer_timer_name(const transfer_variant *v)
 static cJSON *curve(const xfer_sweep *sw, const double *t, int as_time, const char *label)
 {
     cJSON *c = cJSON_CreateObject(), *pts = cJSON_CreateArray();
-    cJSON_AddStringToObject(c, "x_name", "transfer size");
+    cJSON_AddStringToObject(c, "x_name", sw->bidirectional ? "bytes moved (both directions)"
+                                                           : "transfer size");
     cJSON_AddStringToObject(c, "x_unit", "B");
     cJSON_AddStringToObject(c, "y_name", as_time ? "time" : "bandwidth");
     cJSON_AddStringToObject(c, "y_unit", as_time ? "us" : "GB/s");
@@ -63,13 +64,14 @@ static void add_curves(const xfer_sweep *sw, int as_time, clb_result *res)
     cJSON_AddItemToObject(res->params, "curves", both);
 }
 
-static void add_fit(const xfer_sweep *sw, clb_result *res)
+static void add_fit(const xfer_sweep *sw, int zero_copy, clb_result *res)
 {
     clb_linfit f;
     cJSON_DeleteItemFromObjectCaseSensitive(res->params, "fit");
-    if (clb_fit_latency_bandwidth(sw->bytes, sw->ev_med, sw->n, &f) != 0) {
+    if (zero_copy || clb_fit_latency_bandwidth(sw->bytes, sw->ev_med, sw->n, &f) != 0) {
         cJSON_AddNullToObject(res->params, "fit");
-        clb_param_str(res, "fit_reason", "the time does not grow with the size (no slope to fit)");
+        clb_param_str(res, "fit_reason", zero_copy ? "zero-copy: no data moves, no bandwidth to fit"
+                                                   : "the time does not grow with the size");
         return;
     }
     cJSON *o = cJSON_CreateObject();
@@ -158,7 +160,7 @@ int xfer_report(clb_ctx *c, const xfer *x, const xfer_sweep *sw, clb_result *res
     if (x->v->dir == XF_D2D)
         clb_param_str(res, "bytes_counted", "bytes copied (each is read and written once)");
     add_curves(sw, zc, res);
-    add_fit(sw, res);
+    add_fit(sw, zc, res);
     add_reference(sw, res);
     return zc;
 }
