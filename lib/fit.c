@@ -84,9 +84,12 @@ double clb_reference_bandwidth(double bytes, double seconds, double ref_seconds)
 int clb_time_size_independent(double small_bytes, double small_s, double large_bytes,
                               double large_s)
 {
-    if (!(small_bytes > 0) || large_bytes < 1024.0 * small_bytes || !(small_s > 0))
+    if (!(small_bytes > 0) || large_bytes < 1024.0 * small_bytes || !(small_s > 0) ||
+        !(large_s > 0))
         return 0;
-    return large_s < 4.0 * small_s;
+    if (large_s < 4.0 * small_s || large_s <= small_s)
+        return 1;
+    return (large_bytes - small_bytes) / (large_s - small_s) > CLB_ZERO_COPY_RATE_BPS;
 }
 
 double clb_pcie_gts(const char *speed)

@@ -28,10 +28,12 @@ int clb_fit_latency_bandwidth(const double *bytes, const double *seconds, size_t
  * negative value when t(bytes) <= t_ref (the difference is not measurable). */
 double clb_reference_bandwidth(double bytes, double seconds, double ref_seconds);
 
-/* 1 when the time does not grow with size: the largest size (at least 1024x the smallest)
- * takes less than 4x the smallest size's time. A copy of 1024x the data cannot do that
- * unless the fixed cost dominates the whole range, which for sizes of MiB means no data
- * moves (zero-copy). Returns 0 when the sizes do not span 1024x. */
+/* 1 when the time does not grow with size, so no data moves (zero-copy): the sizes must span
+ * at least 1024x, and either the largest size takes less than 4x the smallest size's time,
+ * or the extra time buys the extra bytes at more than CLB_ZERO_COPY_RATE_BPS (1 TB/s), which
+ * no host link or host memcpy reaches (sub-microsecond map times are noisy, so the ratio
+ * alone misjudges them). Returns 0 when the sizes do not span 1024x. */
+#define CLB_ZERO_COPY_RATE_BPS 1e12
 int clb_time_size_independent(double small_bytes, double small_s, double large_bytes,
                               double large_s);
 
