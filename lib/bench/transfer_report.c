@@ -86,10 +86,11 @@ static void add_fit(const xfer_sweep *sw, int zero_copy, clb_result *res)
     cJSON_AddItemToObject(res->params, "fit", o);
 }
 
-static void add_reference(const xfer_sweep *sw, clb_result *res)
+static void add_reference(const xfer_sweep *sw, int zero_copy, clb_result *res)
 {
     size_t last = sw->n - 1;
     double bw = clb_reference_bandwidth(sw->bytes[last], sw->ev_med[last], sw->ev_med[0]);
+    bw = zero_copy ? -1 : bw; /* no data moves: no bandwidth to derive */
     cJSON *o = cJSON_CreateObject();
     clb_json_number(o, "ref_bytes", sw->bytes[0]);
     clb_json_number(o, "ref_time_us", 1e6 * sw->ev_med[0]);
@@ -154,14 +155,15 @@ int xfer_report(clb_ctx *c, const xfer *x, const xfer_sweep *sw, clb_result *res
                   "every size: one transfer's data compared by checksum with the random data sent");
     clb_param_num(res, "event_time_median_us", 1e6 * sw->ev_med[last]);
     clb_param_num(res, "wall_time_median_us", 1e6 * sw->wall_med[last]);
-    clb_param_num(res, "wall_bandwidth_gbps", sw->bytes[last] / sw->wall_med[last] / 1e9);
+    clb_param_num(res, "wall_bandwidth_gbps",
+                  zc ? NAN : sw->bytes[last] / sw->wall_med[last] / 1e9);
     if (x->v->dir == XF_BIDIR)
         clb_param_str(res, "bytes_counted", "both directions: 2 x size per step");
     if (x->v->dir == XF_D2D)
         clb_param_str(res, "bytes_counted", "bytes copied (each is read and written once)");
     add_curves(sw, zc, res);
     add_fit(sw, zc, res);
-    add_reference(sw, res);
+    add_reference(sw, zc, res);
     return zc;
 }
 
