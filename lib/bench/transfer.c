@@ -60,7 +60,7 @@ static double median_of(double *v, unsigned n)
 
 static clb_error transfer_once(xfer *x, size_t s, tsample *t, clb_diag *d)
 {
-    cl_event ev[2] = {NULL, NULL};
+    cl_event ev[XF_MAX_EVENTS] = {NULL, NULL, NULL};
     unsigned nev = 0;
     double t0 = clb_now();
     if (xfer_enqueue(x, s, ev, &nev, d) != CLB_OK)
@@ -78,7 +78,7 @@ static clb_error transfer_once(xfer *x, size_t s, tsample *t, clb_diag *d)
                  "profiling reports %.6f s for a %zu-byte transfer, the wall clock only %.6f s",
                  t->ev_s, s, t->wall_s);
 cleanup:
-    for (unsigned i = 0; i < 2; i++)
+    for (unsigned i = 0; i < XF_MAX_EVENTS; i++)
         if (ev[i])
             clReleaseEvent(ev[i]);
     return d->err;

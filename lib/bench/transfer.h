@@ -11,7 +11,8 @@ typedef enum {
     XF_PAGEABLE,     /* malloc'd, 64-byte aligned */
     XF_UNALIGNED,    /* malloc'd, pointer at 64-byte alignment + 1 */
     XF_PINNED,       /* CL_MEM_ALLOC_HOST_PTR buffer mapped once: its pointer is the host side */
-    XF_USE_HOST_PTR, /* page-aligned host memory wrapped as a CL_MEM_USE_HOST_PTR buffer */
+    XF_USE_HOST_PTR, /* page-aligned host memory wrapped as a CL_MEM_USE_HOST_PTR buffer: the
+                        host side is synchronized by map/unmap, then copied (see uhp_cycle) */
     XF_MAPPED,       /* clEnqueueMapBuffer / clEnqueueUnmapMemObject of a device buffer */
     XF_DEVICE        /* no host side: clEnqueueCopyBuffer between device buffers */
 } xfer_host;
@@ -24,6 +25,7 @@ typedef struct transfer_variant {
 } transfer_variant;
 
 #define XF_MAX_SIZES 32
+#define XF_MAX_EVENTS 3 /* commands of one transfer (map, unmap, copy) */
 
 /* Everything one run owns. H2D: host (random) -> dev. D2H: dev (random) -> host. D2D: dev
  * (random) -> dev2. Bidirectional: host -> dev on q and dev2 (random) -> host2 on q2. */
@@ -34,7 +36,8 @@ typedef struct xfer {
     cl_command_queue q, q2; /* q2: a second in-order queue, bidirectional only (owned) */
     cl_mem dev, dev2;       /* device buffers */
     cl_mem hbuf, hbuf2;     /* pinned (ALLOC_HOST_PTR) or USE_HOST_PTR buffers */
-    void *mem;              /* malloc'd host memory behind host (pageable, use_host_ptr) */
+    void *mem;              /* malloc'd host memory behind host */
+    void *uhp;              /* page-aligned memory wrapped by the USE_HOST_PTR buffer hbuf */
     unsigned char *host, *host2;
     unsigned char *scratch; /* chunk for reading a device buffer back */
     size_t max;             /* largest size */
@@ -57,8 +60,8 @@ typedef struct xfer_sweep {
 /* transfer_paths.c */
 clb_error xfer_setup(clb_ctx *c, const transfer_variant *v, xfer *x);
 void xfer_teardown(xfer *x);
-clb_error xfer_enqueue(xfer *x, size_t s, cl_event ev[2], unsigned *nev, clb_diag *d);
-clb_error xfer_event_seconds(const xfer *x, cl_event ev[2], unsigned nev, double *s,
+clb_error xfer_enqueue(xfer *x, size_t s, cl_event *ev, unsigned *nev, clb_diag *d);
+clb_error xfer_event_seconds(const xfer *x, cl_event *ev, unsigned nev, double *s,
                              clb_diag *d);
 cl_mem xfer_fault_target(const xfer *x);
 clb_error xfer_verify(xfer *x, clb_diag *d);

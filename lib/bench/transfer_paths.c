@@ -142,7 +142,11 @@ static clb_error host_side(xfer *x, clb_diag *d)
     case XF_UNALIGNED:
         return host_alloc(x, 64, 1, d);
     case XF_USE_HOST_PTR: /* page-aligned: what zero-copy wrapping needs on Intel and AMD */
-        return host_alloc(x, 4096, 0, d);
+        x->uhp = aligned_alloc(4096, (x->max + 4095) / 4096 * 4096);
+        if (!x->uhp)
+            return clb_diag_set(d, CLB_ERR_NOMEM, "cannot allocate %zu bytes", x->max);
+        memset(x->uhp, TOUCH, x->max);
+        return host_alloc(x, 64, 0, d);
     default:
         return host_alloc(x, 64, 0, d);
     }
@@ -151,9 +155,9 @@ static clb_error host_side(xfer *x, clb_diag *d)
 static clb_error device_side(xfer *x, clb_diag *d)
 {
     cl_device_id dev = clb_device_reference(x->c->dev)->device;
-    if (x->v->host == XF_USE_HOST_PTR) /* after the random fill: the buffer wraps that data */
+    if (x->v->host == XF_USE_HOST_PTR)
         CLB_CL(d, x->hbuf = clCreateBuffer(x->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                           x->max, x->host, CLB_ERRP));
+                                           x->max, x->uhp, CLB_ERRP));
     CLB_CL(d, x->dev = clCreateBuffer(x->ctx, CL_MEM_READ_WRITE, x->max, NULL, CLB_ERRP));
     if (x->v->dir == XF_D2D || x->v->dir == XF_BIDIR)
         CLB_CL(d, x->dev2 = clCreateBuffer(x->ctx, CL_MEM_READ_WRITE, x->max, NULL, CLB_ERRP));
@@ -170,15 +174,11 @@ static clb_error init_data(xfer *x, clb_diag *d)
     xfer_dir dir = x->v->dir;
     cl_mem src = dir == XF_BIDIR ? x->dev2 : x->dev;
     cl_mem dst = dir == XF_H2D || dir == XF_BIDIR ? x->dev : dir == XF_D2D ? x->dev2 : NULL;
-    if (dir != XF_H2D && x->v->host == XF_USE_HOST_PTR)
-        CLB_CL(d, clEnqueueCopyBuffer(x->q, x->hbuf, src, 0, 0, x->max, 0, NULL, NULL));
-    else if (dir != XF_H2D)
+    if (dir != XF_H2D)
         CLB_CL(d, clEnqueueWriteBuffer(x->q, src, CL_TRUE, 0, x->max, x->host, 0, NULL, NULL));
     if (dst)
         CLB_CL(d, clEnqueueFillBuffer(x->q, dst, &JUNK, 1, 0, x->max, 0, NULL, NULL));
-    if (dir == XF_D2H && x->v->host == XF_USE_HOST_PTR)
-        CLB_CL(d, clEnqueueFillBuffer(x->q, x->hbuf, &TOUCH, 1, 0, x->max, 0, NULL, NULL));
-    else if (dir == XF_D2H && x->v->host != XF_MAPPED)
+    if (dir == XF_D2H && x->v->host != XF_MAPPED && x->v->host != XF_USE_HOST_PTR)
         memset(x->host, TOUCH, x->max);
     if (dir == XF_BIDIR)
         memset(x->host2, TOUCH, x->max);
@@ -224,7 +224,8 @@ void xfer_teardown(xfer *x)
             clReleaseMemObject(bufs[i]);
     if (x->q2)
         clReleaseCommandQueue(x->q2);
-    free(x->mem); /* after the USE_HOST_PTR buffer that wrapped it is released */
+    free(x->mem);
+    free(x->uhp); /* after the USE_HOST_PTR buffer that wrapped it is released */
     free(x->scratch);
     memset(x, 0, sizeof *x);
 }
@@ -245,6 +246,30 @@ cleanup:
     return d->err;
 }
 
+/* CL_MEM_USE_HOST_PTR: the driver may keep a device-side copy of the host memory (NVIDIA
+ * does), so a copy from or to the buffer alone need not cross the link. Each transfer
+ * therefore includes the synchronization with the host memory: H2D = map for writing + the
+ * host's data into it + unmap + copy to the device buffer; D2H = copy into the buffer + map
+ * for reading + unmap. Whichever way the driver implements it, the data crosses once. */
+static clb_error uhp_cycle(xfer *x, size_t s, cl_event ev[3], clb_diag *d)
+{
+    void *p = NULL;
+    if (x->v->dir == XF_H2D) {
+        CLB_CL(d, p = clEnqueueMapBuffer(x->q, x->hbuf, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0,
+                                         s, 0, NULL, &ev[0], CLB_ERRP));
+        memcpy(p, x->host, s);
+        CLB_CL(d, clEnqueueUnmapMemObject(x->q, x->hbuf, p, 0, NULL, &ev[1]));
+        CLB_CL(d, clEnqueueCopyBuffer(x->q, x->hbuf, x->dev, 0, 0, s, 0, NULL, &ev[2]));
+    } else {
+        CLB_CL(d, clEnqueueCopyBuffer(x->q, x->dev, x->hbuf, 0, 0, s, 0, NULL, &ev[0]));
+        CLB_CL(d, p = clEnqueueMapBuffer(x->q, x->hbuf, CL_TRUE, CL_MAP_READ, 0, s, 0, NULL,
+                                         &ev[1], CLB_ERRP));
+        CLB_CL(d, clEnqueueUnmapMemObject(x->q, x->hbuf, p, 0, NULL, &ev[2]));
+    }
+cleanup:
+    return d->err;
+}
+
 static clb_error bidirectional(xfer *x, size_t s, cl_event ev[2], clb_diag *d)
 {
     CLB_CL(d, clEnqueueWriteBuffer(x->q, x->dev, CL_FALSE, 0, s, x->host, 0, NULL, &ev[0]));
@@ -255,20 +280,19 @@ cleanup:
     return d->err;
 }
 
-clb_error xfer_enqueue(xfer *x, size_t s, cl_event ev[2], unsigned *nev, clb_diag *d)
+clb_error xfer_enqueue(xfer *x, size_t s, cl_event *ev, unsigned *nev, clb_diag *d)
 {
     cl_bool b = x->v->blocking ? CL_TRUE : CL_FALSE;
     int h2d = x->v->dir == XF_H2D;
     clb_diag_clear(d);
-    *nev = x->v->host == XF_MAPPED || x->v->dir == XF_BIDIR ? 2 : 1;
+    *nev = x->v->host == XF_USE_HOST_PTR ? 3 : x->v->host == XF_MAPPED || x->v->dir == XF_BIDIR ? 2 : 1;
     if (x->v->host == XF_MAPPED)
         return map_cycle(x, s, ev, d);
+    if (x->v->host == XF_USE_HOST_PTR)
+        return uhp_cycle(x, s, ev, d);
     if (x->v->dir == XF_BIDIR)
         return bidirectional(x, s, ev, d);
-    if (x->v->host == XF_USE_HOST_PTR)
-        CLB_CL(d, clEnqueueCopyBuffer(x->q, h2d ? x->hbuf : x->dev, h2d ? x->dev : x->hbuf, 0, 0,
-                                      s, 0, NULL, &ev[0]));
-    else if (x->v->dir == XF_D2D)
+    if (x->v->dir == XF_D2D)
         CLB_CL(d, clEnqueueCopyBuffer(x->q, x->dev, x->dev2, 0, 0, s, 0, NULL, &ev[0]));
     else if (h2d)
         CLB_CL(d, clEnqueueWriteBuffer(x->q, x->dev, b, 0, s, x->host, 0, NULL, &ev[0]));
@@ -278,9 +302,10 @@ cleanup:
     return d->err;
 }
 
-/* Map/unmap: the two commands' START->END summed (the host's work between them is not the
- * transfer's). Bidirectional: first START to last END over both queues. Else START->END. */
-clb_error xfer_event_seconds(const xfer *x, cl_event ev[2], unsigned nev, double *s, clb_diag *d)
+/* Map/unmap (and the USE_HOST_PTR cycle): the commands' START->END summed (the host's work
+ * between them is not the transfer's). Bidirectional: first START to last END over both
+ * queues. Else START->END. */
+clb_error xfer_event_seconds(const xfer *x, cl_event *ev, unsigned nev, double *s, clb_diag *d)
 {
     cl_ulong t[4], lo = ~(cl_ulong)0, hi = 0, sum = 0;
     for (unsigned i = 0; i < nev; i++) {
@@ -294,7 +319,8 @@ clb_error xfer_event_seconds(const xfer *x, cl_event ev[2], unsigned nev, double
         lo = t[2] < lo ? t[2] : lo;
         hi = t[3] > hi ? t[3] : hi;
     }
-    *s = 1e-9 * (double)(x->v->host == XF_MAPPED ? sum : hi - lo);
+    int summed = x->v->host == XF_MAPPED || x->v->host == XF_USE_HOST_PTR;
+    *s = 1e-9 * (double)(summed ? sum : hi - lo);
     return CLB_OK;
 }
 
@@ -337,7 +363,7 @@ cleanup:
 /* One more device-to-host transfer through the measured path into a touched destination. */
 static clb_error verify_d2h(xfer *x, size_t s, uint64_t *sum, clb_diag *d)
 {
-    cl_event ev[2] = {NULL, NULL};
+    cl_event ev[XF_MAX_EVENTS] = {NULL, NULL, NULL};
     unsigned nev = 0;
     if (x->v->host == XF_MAPPED)
         return mapped_sum(x, x->dev, s, sum, d);
@@ -352,7 +378,7 @@ static clb_error verify_d2h(xfer *x, size_t s, uint64_t *sum, clb_diag *d)
     CLB_CL(d, clWaitForEvents(nev, ev));
     *sum = xfer_checksum(x->host, s, XF_CHECKSUM_SEED);
 cleanup:
-    for (unsigned i = 0; i < 2; i++)
+    for (unsigned i = 0; i < XF_MAX_EVENTS; i++)
         if (ev[i])
             clReleaseEvent(ev[i]);
     return d->err;

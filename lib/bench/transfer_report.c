@@ -18,7 +18,8 @@ static const char *const dir_names[] = {"h2d", "d2h", "d2d", "bidirectional"};
 static const char *const host_names[] = {
     "pageable (malloc, 64-byte aligned)", "pageable, deliberately unaligned (64-byte aligned + 1)",
     "pinned (CL_MEM_ALLOC_HOST_PTR buffer mapped once, its pointer used by read/write)",
-    "CL_MEM_USE_HOST_PTR buffer over page-aligned memory, clEnqueueCopyBuffer",
+    "CL_MEM_USE_HOST_PTR buffer over page-aligned memory: map/unmap to synchronize the host "
+    "side + clEnqueueCopyBuffer to/from a device buffer",
     "clEnqueueMapBuffer + clEnqueueUnmapMemObject of a device buffer",
     "none (clEnqueueCopyBuffer between two device buffers)"};
 
@@ -26,6 +27,8 @@ const char *xfer_timer_name(const transfer_variant *v)
 {
     if (v->host == XF_MAPPED)
         return "cl_event_profiling START->END of map + unmap, summed";
+    if (v->host == XF_USE_HOST_PTR)
+        return "cl_event_profiling START->END of map + unmap + copy, summed";
     if (v->dir == XF_BIDIR)
         return "cl_event_profiling first START->last END over both queues";
     return "cl_event_profiling START->END of the transfer command";
@@ -222,6 +225,9 @@ static void add_link(const clb_pci_link *l, double measured_Bps, double factor, 
                                                                      : NAN);
     clb_param_num(res, "link_efficiency_pct", th > 0 && measured_Bps > 0 ? 100 * measured_Bps / th
                                                                           : NAN);
+    if (th > 0 && measured_Bps > 1.05 * th)
+        clb_param_str(res, "link_note", "faster than the link can carry: not all of the data "
+                                        "crossed the link (a device-side copy or cache)");
 }
 
 void xfer_report_link(clb_ctx *c, const xfer *x, clb_result *res)
