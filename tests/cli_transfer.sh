@@ -45,8 +45,11 @@ for dev in doc["devices"]:
         if n.startswith("transfer.map_"):
             if zc is None or p.get("host_unified_memory") is None:
                 bad.append(f"{n}: no zero_copy / host_unified_memory")
-            # PoCL's CPU device maps in place: zero-copy, reported as a time.
-            if unified and "Portable" in dev["platform"]["CL_PLATFORM_NAME"] and not zc:
+            # PoCL's CPU device maps in place: zero-copy, reported as a time. (map_read's
+            # sub-microsecond time is the stable one; map_write's verdict is only checked
+            # for consistency, so a loaded CI machine cannot make the test flaky.)
+            pocl = "Portable" in dev["platform"]["CL_PLATFORM_NAME"]
+            if unified and pocl and n == "transfer.map_read" and not zc:
                 bad.append(f"{n}: zero-copy not recognized on PoCL")
             if zc and (r["unit"] != "us" or p["fit"] is not None):
                 bad.append(f"{n}: zero-copy reported as {r['unit']} / fit {p['fit']}")
