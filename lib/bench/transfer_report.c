@@ -18,8 +18,8 @@ static const char *const dir_names[] = {"h2d", "d2h", "d2d", "bidirectional"};
 static const char *const host_names[] = {
     "pageable (malloc, 64-byte aligned)", "pageable, deliberately unaligned (64-byte aligned + 1)",
     "pinned (CL_MEM_ALLOC_HOST_PTR buffer mapped once, its pointer used by read/write)",
-    "CL_MEM_USE_HOST_PTR buffer over page-aligned memory: map/unmap to synchronize the host "
-    "side + clEnqueueCopyBuffer to/from a device buffer",
+    ("CL_MEM_USE_HOST_PTR buffer over page-aligned memory: map/unmap to synchronize the host "
+     "side + clEnqueueCopyBuffer to/from a device buffer"),
     "clEnqueueMapBuffer + clEnqueueUnmapMemObject of a device buffer",
     "none (clEnqueueCopyBuffer between two device buffers)"};
 
