@@ -10,6 +10,9 @@ clb_error clb_launch_validate(clb_ctx *c, void *state, clb_diag *d);
 /* lib/bench/compile.c */
 clb_error clb_compile_run(clb_ctx *c, clb_result *res);
 clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d);
+/* lib/bench/transfer.c */
+clb_error clb_transfer_run(clb_ctx *c, clb_result *res);
+clb_error clb_transfer_validate(clb_ctx *c, void *state, clb_diag *d);
 
 static const clb_bench registry[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -28,6 +31,55 @@ static const clb_bench registry[] = {
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_short"},
     {"compile.long", "compile", "build time of a 90-function program, unique source per build (ms)",
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_long"},
+    /* transfer.*: host<->device transfers (lib/bench/transfer*.c, issue 5) */
+    {"transfer.h2d_pageable", "transfer",
+     "host->device clEnqueueWriteBuffer, pageable 64-byte-aligned host memory, blocking (GB/s at the largest size)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "h2d_pageable"},
+    {"transfer.d2h_pageable", "transfer",
+     "device->host clEnqueueReadBuffer, pageable 64-byte-aligned host memory, blocking (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "d2h_pageable"},
+    {"transfer.h2d_pageable_nb", "transfer",
+     "host->device clEnqueueWriteBuffer, pageable host memory, non-blocking + wait (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "h2d_pageable_nb"},
+    {"transfer.d2h_pageable_nb", "transfer",
+     "device->host clEnqueueReadBuffer, pageable host memory, non-blocking + wait (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "d2h_pageable_nb"},
+    {"transfer.h2d_unaligned", "transfer",
+     "host->device clEnqueueWriteBuffer, pageable host memory at 64-byte alignment + 1, blocking (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "h2d_unaligned"},
+    {"transfer.d2h_unaligned", "transfer",
+     "device->host clEnqueueReadBuffer, pageable host memory at 64-byte alignment + 1, blocking (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "d2h_unaligned"},
+    {"transfer.h2d_pinned", "transfer",
+     "host->device clEnqueueWriteBuffer from a mapped CL_MEM_ALLOC_HOST_PTR buffer (pinned), blocking (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "h2d_pinned"},
+    {"transfer.d2h_pinned", "transfer",
+     "device->host clEnqueueReadBuffer into a mapped CL_MEM_ALLOC_HOST_PTR buffer (pinned), blocking (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "d2h_pinned"},
+    {"transfer.h2d_pinned_nb", "transfer",
+     "host->device clEnqueueWriteBuffer from pinned memory, non-blocking + wait (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "h2d_pinned_nb"},
+    {"transfer.d2h_pinned_nb", "transfer",
+     "device->host clEnqueueReadBuffer into pinned memory, non-blocking + wait (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "d2h_pinned_nb"},
+    {"transfer.h2d_use_host_ptr", "transfer",
+     "host->device via a CL_MEM_USE_HOST_PTR buffer: map/unmap + clEnqueueCopyBuffer (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "h2d_use_host_ptr"},
+    {"transfer.d2h_use_host_ptr", "transfer",
+     "device->host via a CL_MEM_USE_HOST_PTR buffer: clEnqueueCopyBuffer + map/unmap (GB/s)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "d2h_use_host_ptr"},
+    {"transfer.map_write", "transfer",
+     "map (CL_MAP_WRITE_INVALIDATE_REGION) + unmap of a device buffer (GB/s, or us when zero-copy)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "map_write"},
+    {"transfer.map_read", "transfer",
+     "map (CL_MAP_READ) + unmap of a device buffer (GB/s, or us when zero-copy)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "map_read"},
+    {"transfer.d2d", "transfer",
+     "device->device clEnqueueCopyBuffer (GB/s, bytes copied)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "d2d"},
+    {"transfer.bidirectional", "transfer",
+     "host->device and device->host at once on two in-order queues, pinned memory (GB/s, both directions)",
+     CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "bidirectional"},
 };
 
 size_t clb_bench_count(void) { return sizeof registry / sizeof registry[0]; }

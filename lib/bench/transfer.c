@@ -1,0 +1,183 @@
+/* transfer.*: host<->device and device<->device copies over a size sweep (4 B .. 1 GiB in
+ * powers of two, bounded by the allocation limit and host memory; 4 B, 4 KiB, 1 MiB, 16 MiB
+ * under --quick). Each size: warm-up, repetitions timed with the transfer command's profiling
+ * event (and the host's wall clock around it), then a verification transfer compared by
+ * checksum. The headline is the median bandwidth at the largest size; params carry the curve,
+ * the latency + bandwidth fit (lib/fit.c), the seed's 4-byte reference subtraction and the
+ * PCIe link's theoretical bandwidth with the efficiency (lib/bench/transfer_report.c). No kernel: the
+ * transfers are OpenCL API commands. */
+#include "internal.h"
+#include "fit.h"
+#include "transfer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const transfer_variant variants[] = {
+    {"h2d_pageable", XF_H2D, XF_PAGEABLE, 1},
+    {"d2h_pageable", XF_D2H, XF_PAGEABLE, 1},
+    {"h2d_pageable_nb", XF_H2D, XF_PAGEABLE, 0},
+    {"d2h_pageable_nb", XF_D2H, XF_PAGEABLE, 0},
+    {"h2d_unaligned", XF_H2D, XF_UNALIGNED, 1},
+    {"d2h_unaligned", XF_D2H, XF_UNALIGNED, 1},
+    {"h2d_pinned", XF_H2D, XF_PINNED, 1},
+    {"d2h_pinned", XF_D2H, XF_PINNED, 1},
+    {"h2d_pinned_nb", XF_H2D, XF_PINNED, 0},
+    {"d2h_pinned_nb", XF_D2H, XF_PINNED, 0},
+    {"h2d_use_host_ptr", XF_H2D, XF_USE_HOST_PTR, 0},
+    {"d2h_use_host_ptr", XF_D2H, XF_USE_HOST_PTR, 0},
+    {"map_write", XF_H2D, XF_MAPPED, 1},
+    {"map_read", XF_D2H, XF_MAPPED, 1},
+    {"d2d", XF_D2D, XF_DEVICE, 0},
+    {"bidirectional", XF_BIDIR, XF_PINNED, 0},
+};
+
+static const transfer_variant *variant_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+        if (name && strcmp(variants[i].name, name) == 0)
+            return &variants[i];
+    return NULL;
+}
+
+/* ---- the sweep ---- */
+
+typedef struct tsample {
+    double ev_s, wall_s;
+} tsample;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static clb_error transfer_once(xfer *x, size_t s, tsample *t, clb_diag *d)
+{
+    cl_event ev[XF_MAX_EVENTS] = {NULL, NULL, NULL};
+    unsigned nev = 0;
+    double t0 = clb_now();
+    if (xfer_enqueue(x, s, ev, &nev, d) != CLB_OK)
+        goto cleanup;
+    CLB_CL(d, clWaitForEvents(nev, ev));
+    t->wall_s = clb_now() - t0;
+    if (xfer_event_seconds(x, ev, nev, &t->ev_s, d) != CLB_OK)
+        goto cleanup;
+    if (!(t->ev_s > 0))
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING,
+                 "profiling reports 0 ns for a %zu-byte transfer (timer too coarse)", s);
+    /* An event cannot outlast the host's wait for it (2% + 50 us slack for granularity). */
+    if (t->ev_s > 1.02 * t->wall_s + 50e-6)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING,
+                 "profiling reports %.6f s for a %zu-byte transfer, the wall clock only %.6f s",
+                 t->ev_s, s, t->wall_s);
+cleanup:
+    for (unsigned i = 0; i < XF_MAX_EVENTS; i++)
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+    return d->err;
+}
+
+/* Warm-up, reps timed transfers of size index i (event seconds into ev, wall into wall),
+ * then the verification. */
+static clb_error measure_size(clb_ctx *c, xfer *x, size_t i, double *ev, double *wall,
+                              unsigned reps)
+{
+    clb_diag *d = &c->diag;
+    tsample t;
+    size_t s = x->sizes[i];
+    unsigned warm = c->opts->warmup ? c->opts->warmup : 1;
+    clb_diag_clear(d);
+    x->cur = i;
+    for (unsigned r = 0; r < warm; r++)
+        if (transfer_once(x, s, &t, d) != CLB_OK)
+            return d->err;
+    for (unsigned r = 0; r < reps; r++) {
+        if (transfer_once(x, s, &t, d) != CLB_OK)
+            return d->err;
+        ev[r] = t.ev_s;
+        wall[r] = t.wall_s;
+    }
+    return clb_validate(c, x, xfer_fault_target(x), s);
+}
+
+static clb_error run_sweep(clb_ctx *c, xfer *x, xfer_sweep *sw)
+{
+    clb_diag *d = &c->diag;
+    unsigned reps = clb_reps(c);
+    double *ev = malloc(reps * sizeof *ev), *wall = malloc(reps * sizeof *wall);
+    if (!ev || !wall)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < x->nsizes; i++) {
+        if (measure_size(c, x, i, ev, wall, reps) != CLB_OK)
+            goto cleanup;
+        if (i + 1 == x->nsizes) /* the largest size: its samples are the headline's */
+            memcpy(sw->last_ev, ev, reps * sizeof *ev);
+        sw->bytes[i] = (double)x->sizes[i] * (x->v->dir == XF_BIDIR ? 2.0 : 1.0);
+        sw->ev_med[i] = median_of(ev, reps);
+        sw->wall_med[i] = median_of(wall, reps);
+    }
+    sw->n = x->nsizes;
+    sw->nlast = reps;
+    sw->bidirectional = x->v->dir == XF_BIDIR;
+cleanup:
+    free(ev);
+    free(wall);
+    return d->err;
+}
+
+/* ---- the result ---- */
+
+static clb_error set_headline(clb_ctx *c, const xfer_sweep *sw, int zero_copy)
+{
+    clb_diag *d = &c->diag;
+    double *v = malloc(sw->nlast * sizeof *v), bytes = sw->bytes[sw->n - 1];
+    if (!v)
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    for (unsigned r = 0; r < sw->nlast; r++)
+        v[r] = zero_copy ? 1e6 * sw->last_ev[r] : bytes / sw->last_ev[r] / 1e9;
+    const char *timer = xfer_timer_name(variant_named(c->bench->arg));
+    if (clb_result_set_samples(c->res, v, sw->nlast, zero_copy ? "us" : "GB/s", !zero_copy,
+                               timer) != CLB_OK)
+        clb_diag_set(d, CLB_ERR_INVALID_TIMING, "%s", c->res->reason);
+    free(v);
+    return d->err;
+}
+
+clb_error clb_transfer_run(clb_ctx *c, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    xfer x;
+    xfer_sweep sw;
+    memset(&sw, 0, sizeof sw);
+    const transfer_variant *v = variant_named(c->bench->arg);
+    if (!v)
+        return clb_diag_set(d, CLB_ERR_USAGE, "unknown transfer variant");
+    if (xfer_setup(c, v, &x) != CLB_OK)
+        goto cleanup;
+    sw.last_ev = malloc(clb_reps(c) * sizeof *sw.last_ev);
+    if (!sw.last_ev)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    if (run_sweep(c, &x, &sw) != CLB_OK)
+        goto cleanup;
+    int zero_copy = xfer_report(c, &x, &sw, res);
+    if (set_headline(c, &sw, zero_copy) != CLB_OK)
+        goto cleanup;
+    xfer_report_link(c, &x, res);
+cleanup:
+    free(sw.last_ev);
+    xfer_teardown(&x);
+    return d->err;
+}
+
+clb_error clb_transfer_validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    (void)c;
+    return xfer_verify(state, d);
+}
