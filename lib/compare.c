@@ -38,7 +38,7 @@ static const cJSON *find_result(const cJSON *dev, const char *name)
     return NULL;
 }
 
-/* "12.3 [11.9, 12.8]" or the status when not ok. */
+/* "12.3 us [11.9, 12.8]" or the status when not ok. */
 static void side(char *buf, size_t n, const rj_result *x)
 {
     char v[32], lo[32], hi[32];
@@ -49,7 +49,7 @@ static void side(char *buf, size_t n, const rj_result *x)
     rj_fmt(v, sizeof v, x->value);
     rj_fmt(lo, sizeof lo, x->has_ci ? x->ci_lo : NAN);
     rj_fmt(hi, sizeof hi, x->has_ci ? x->ci_hi : NAN);
-    snprintf(buf, n, "%s [%s, %s]", v, lo, hi);
+    snprintf(buf, n, "%s %.16s [%s, %s]", v, x->unit, lo, hi);
 }
 
 /* Verdict for two ok results; counts regressions and improvements. */
@@ -81,7 +81,7 @@ static const char *judge(const rj_result *b, const rj_result *x, double ratio, d
 static void compare_result(FILE *f, const cJSON *rb, const cJSON *rn, double thr, cmp_tally *t)
 {
     rj_result b, x;
-    char sb[128], sn[128], ratio_s[32] = "-";
+    char sb[160], sn[160], ratio_s[32] = "-";
     const char *verdict;
     rj_result_read(rb, &b);
     rj_result_read(rn, &x);
@@ -100,13 +100,13 @@ static void compare_result(FILE *f, const cJSON *rb, const cJSON *rn, double thr
     }
     side(sb, sizeof sb, &b);
     side(sn, sizeof sn, &x);
-    fprintf(f, "  %-28s %-30s %-30s %8s  %s\n", b.name, sb, sn, ratio_s, verdict);
+    fprintf(f, "  %-28s %-34s %-34s %8s  %s\n", b.name, sb, sn, ratio_s, verdict);
 }
 
 static void compare_device(FILE *f, const cJSON *db, const cJSON *dn, double thr, cmp_tally *t)
 {
     const cJSON *rb;
-    fprintf(f, "\n== %s\n  %-28s %-30s %-30s %8s  %s\n", rj_device_name(db), "benchmark",
+    fprintf(f, "\n== %s\n  %-28s %-34s %-34s %8s  %s\n", rj_device_name(db), "benchmark",
             "base [95% CI]", "new [95% CI]", "new/base", "verdict");
     cJSON_ArrayForEach(rb, rj_arr(db, "results")) {
         const char *name = rj_str(rb, "name");

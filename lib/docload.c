@@ -20,6 +20,23 @@ static void line_col(const char *text, size_t pos, size_t *line, size_t *col)
     }
 }
 
+/* Up to n-1 bytes of text from the error position, one line, printable ASCII only. */
+static void snippet(const char *s, size_t len, char *out, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 1 < n && s[i] != '\n' && s[i] != '\0'; i++)
+        out[k++] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+    out[k] = '\0';
+}
+
+/* 1 when the last character that is not white space is not a closing brace. */
+static int unclosed(const char *text, size_t len)
+{
+    while (len > 0 && strchr(" \t\r\n", text[len - 1]) && text[len - 1])
+        len--;
+    return len == 0 || text[len - 1] != '}';
+}
+
 clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d)
 {
     if (!cJSON_IsObject(doc))
@@ -59,10 +76,15 @@ cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d
     }
     if (!doc) {
         size_t line, col;
+        char near[32];
         line_col(text, pos, &line, &col);
-        clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: %s", name, line, col,
-                     pos >= len ? "malformed JSON: unexpected end of file (truncated?)"
-                                : "malformed JSON");
+        snippet(text + pos, len - pos, near, sizeof near);
+        if (pos >= len)
+            clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON: unexpected end of file (truncated?)",
+                         name, line, col);
+        else
+            clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON near '%s'%s", name, line, col,
+                         near, unclosed(text, len) ? " (the file ends without closing the document: truncated?)" : "");
         return NULL;
     }
     if (clb_doc_check(doc, name, d) != CLB_OK) {
