@@ -13,6 +13,7 @@ typedef struct metric {
     const char *unit_sub;
     const char *const *keywords;
     int higher; /* best = max (rates) or min (times) */
+    int theory; /* a theoretical figure exists in principle: say so when it is unknown */
 } metric;
 
 static const char *const kw_fp32[] = {"fp32", "float", "single", NULL};
@@ -22,12 +23,12 @@ static const char *const kw_cache[] = {"cache", "latency", "chase", NULL};
 static const char *const kw_launch[] = {"roundtrip", NULL};
 
 static const metric metrics[] = {
-    {"Peak FP32", "compute", "FLOP", kw_fp32, 1},
-    {"Peak FP64", "compute", "FLOP", kw_fp64, 1},
-    {"DRAM bandwidth", "memory", "B/s", kw_dram, 1},
-    {"Cache levels", "memory", "", kw_cache, 0},
-    {"Launch overhead", "launch", "s", kw_launch, 0},
-    {"Transfer bandwidth", "transfer", "B/s", NULL, 1},
+    {"Peak FP32", "compute", "FLOP", kw_fp32, 1, 1},
+    {"Peak FP64", "compute", "FLOP", kw_fp64, 1, 1},
+    {"DRAM bandwidth", "memory", "B/s", kw_dram, 1, 1},
+    {"Cache levels", "memory", "", kw_cache, 0, 0},
+    {"Launch overhead", "launch", "s", kw_launch, 0, 0},
+    {"Transfer bandwidth", "transfer", "B/s", NULL, 1, 1},
 };
 
 static int name_has(const char *name, const char *const *kw)
@@ -70,7 +71,7 @@ static const cJSON *pick(const cJSON *dev, const metric *m)
 
 /* "72% of 1.2e+03 GFLOP/s theoretical" from params.efficiency (a fraction) or
  * params.theoretical / theoretical_peak (in the result's unit). */
-static void efficiency(FILE *f, const cJSON *r, const rj_result *x)
+static void efficiency(FILE *f, const cJSON *r, const rj_result *x, int theory)
 {
     const cJSON *p = rj_obj(r, "params");
     double eff = NAN, peak = NAN;
@@ -80,7 +81,8 @@ static void efficiency(FILE *f, const cJSON *r, const rj_result *x)
     if (!rj_num(p, "efficiency", &eff) && isfinite(peak) && peak > 0)
         eff = x->value / peak;
     if (!isfinite(eff)) {
-        fputs("<br><span class=\"small\">theoretical figure unknown</span>", f);
+        if (theory)
+            fputs("<br><span class=\"small\">theoretical figure unknown</span>", f);
         return;
     }
     fprintf(f, "<br><span class=\"small\">%.1f%% of theoretical", 100 * eff);
@@ -125,7 +127,7 @@ static void metric_cell(FILE *f, const cJSON *dev, const metric *m)
         fputs(" <span class=\"small\">(", f);
         html_puts(f, x.name);
         fputs(")</span>", f);
-        efficiency(f, r, &x);
+        efficiency(f, r, &x, m->theory);
         cache_levels(f, r);
     } else {
         html_puts(f, x.name);
