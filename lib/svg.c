@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <string.h>
 
 enum { PW = 640, PH = 340, ML = 72, MR = 20, MT = 34, MB = 52, LEGEND_ROW = 18 };
 
@@ -10,12 +11,12 @@ static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"
                                       "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
 typedef struct plot_frame {
-    double x0, x1, y0, y1; /* data range (x in log10 when logx) */
-    int logx;
+    double x0, x1, y0, y1; /* data range (x as log_base(x) on a log axis) */
+    double base;           /* 0: linear x; 10, or 2 for sizes in bytes (ticks at 1Ki, 1Mi) */
 } plot_frame;
 
 /* Point i of a curve when both coordinates are finite (and x > 0 on a log axis). */
-static int point_at(const cJSON *points, int i, int logx, double *x, double *y)
+static int point_at(const cJSON *points, int i, double base, double *x, double *y)
 {
     const cJSON *p = cJSON_GetArrayItem(points, i);
     if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) < 2)
@@ -25,25 +26,25 @@ static int point_at(const cJSON *points, int i, int logx, double *x, double *y)
         return 0;
     *x = a->valuedouble;
     *y = b->valuedouble;
-    if (!isfinite(*x) || !isfinite(*y) || (logx && *x <= 0))
+    if (!isfinite(*x) || !isfinite(*y) || (base > 0 && *x <= 0))
         return 0;
-    if (logx)
-        *x = log10(*x);
+    if (base > 0)
+        *x = log(*x) / log(base);
     return 1;
 }
 
 /* The data range over every series; 0 when no point is plottable. */
-static int frame_of(const clb_plot_series *s, size_t n, int logx, plot_frame *fr)
+static int frame_of(const clb_plot_series *s, size_t n, double base, plot_frame *fr)
 {
     int any = 0;
-    fr->logx = logx;
+    fr->base = base;
     fr->x0 = fr->y0 = INFINITY;
     fr->x1 = fr->y1 = -INFINITY;
     for (size_t k = 0; k < n; k++) {
         const cJSON *pts = rj_arr(s[k].curve, "points");
         for (int i = 0; i < cJSON_GetArraySize(pts); i++) {
             double x, y;
-            if (!point_at(pts, i, logx, &x, &y))
+            if (!point_at(pts, i, base, &x, &y))
                 continue;
             any = 1;
             fr->x0 = fmin(fr->x0, x);
@@ -59,7 +60,7 @@ static int frame_of(const clb_plot_series *s, size_t n, int logx, plot_frame *fr
     if (fr->y1 <= fr->y0)
         fr->y1 = fr->y0 + 1;
     fr->y1 += 0.05 * (fr->y1 - fr->y0);
-    if (logx) {
+    if (base > 0) {
         fr->x0 = floor(fr->x0);
         fr->x1 = fmax(ceil(fr->x1), fr->x0 + 1);
     } else if (fr->x1 <= fr->x0) {
@@ -86,6 +87,37 @@ static double nice_step(double range)
     return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * mag;
 }
 
+/* Tick label of a power of two with a binary prefix: 512, 4Ki, 16Mi. */
+static void fmt_bin(char *buf, size_t n, double v)
+{
+    static const char *const prefix[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+    size_t k = 0;
+    while (k + 1 < sizeof prefix / sizeof prefix[0] && fabs(v) >= 1024) {
+        v /= 1024;
+        k++;
+    }
+    snprintf(buf, n, "%g%s", v, prefix[k]);
+}
+
+/* Exponent step on a log axis: every decade (every other one beyond 8); for powers of two
+ * the smallest of 1, 2, 5, 10 that gives at most 10 ticks. */
+static double log_step(const plot_frame *fr)
+{
+    double span = fr->x1 - fr->x0;
+    if (fr->base != 2)
+        return span > 8 ? 2 : 1;
+    return span <= 10 ? 1 : span <= 20 ? 2 : span <= 50 ? 5 : 10;
+}
+
+/* 0 (linear), 10, or 2 when the x unit is bytes. */
+static double axis_base(const cJSON *curve)
+{
+    if (!cJSON_IsTrue(cJSON_IsObject(curve) ? cJSON_GetObjectItemCaseSensitive(curve, "x_log") : NULL))
+        return 0;
+    const char *u = rj_str(curve, "x_unit");
+    return u && (strcmp(u, "B") == 0 || strcmp(u, "bytes") == 0 || strcmp(u, "byte") == 0) ? 2 : 10;
+}
+
 /* Tick label with an SI prefix: 1.5k, 20M, 0.25. */
 static void fmt_si(char *buf, size_t n, double v)
 {
@@ -100,10 +132,13 @@ static void fmt_si(char *buf, size_t n, double v)
 }
 
 static void tick(FILE *f, double x1, double y1, double x2, double y2, double tx, double ty,
-                 const char *anchor, double v)
+                 const char *anchor, double v, int binary)
 {
     char label[32];
-    fmt_si(label, sizeof label, v);
+    if (binary)
+        fmt_bin(label, sizeof label, v);
+    else
+        fmt_si(label, sizeof label, v);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", x1, y1,
             x2, y2);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", tx, ty, anchor, label);
@@ -122,18 +157,18 @@ static int tick_count(double lo, double hi, double step, double *first)
 
 static void axes(FILE *f, const plot_frame *fr)
 {
-    double first, step = fr->logx ? (fr->x1 - fr->x0 > 8 ? 2 : 1) : nice_step(fr->x1 - fr->x0);
+    double first, step = fr->base > 0 ? log_step(fr) : nice_step(fr->x1 - fr->x0);
     int k = tick_count(fr->x0, fr->x1, step, &first);
     for (int i = 0; i < k; i++) {
         double x = first + i * step;
         tick(f, px(fr, x), MT, px(fr, x), PH - MB, px(fr, x), PH - MB + 16, "middle",
-             fr->logx ? pow(10, x) : x);
+             fr->base > 0 ? pow(fr->base, x) : x, fr->base == 2);
     }
     step = nice_step(fr->y1 - fr->y0);
     k = tick_count(fr->y0, fr->y1, step, &first);
     for (int i = 0; i < k; i++) {
         double y = first + i * step;
-        tick(f, ML, py(fr, y), PW - MR, py(fr, y), ML - 6, py(fr, y) + 4, "end", y);
+        tick(f, ML, py(fr, y), PW - MR, py(fr, y), ML - 6, py(fr, y) + 4, "end", y, 0);
     }
     fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n", ML, MT,
             PW - ML - MR, PH - MT - MB);
@@ -157,15 +192,16 @@ static void series(FILE *f, const plot_frame *fr, const cJSON *curve, const char
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
     for (int i = 0; i < cJSON_GetArraySize(pts); i++) {
         double x, y;
-        if (point_at(pts, i, fr->logx, &x, &y))
+        if (point_at(pts, i, fr->base, &x, &y))
             fprintf(f, "%.1f,%.1f ", px(fr, x), py(fr, y));
     }
     fputs("\"/>\n", f);
     for (int i = 0; i < cJSON_GetArraySize(pts); i++) {
         double x, y;
-        if (point_at(pts, i, fr->logx, &x, &y))
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px(fr, x),
-                    py(fr, y), color);
+        if (point_at(pts, i, fr->base, &x, &y)) /* the title is the hover text */
+            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"><title>%.6g, %.6g"
+                       "</title></circle>", px(fr, x), py(fr, y), color,
+                    fr->base > 0 ? pow(fr->base, x) : x, y);
     }
     fputc('\n', f);
 }
@@ -186,7 +222,7 @@ static void legend(FILE *f, const clb_plot_series *s, size_t n)
 void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title)
 {
     const cJSON *first = n ? s[0].curve : NULL;
-    int logx = cJSON_IsTrue(cJSON_IsObject(first) ? cJSON_GetObjectItemCaseSensitive(first, "x_log") : NULL);
+    double base = axis_base(first);
     plot_frame fr;
     int height = PH + (int)n * LEGEND_ROW;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"%d\" height=\"%d\" "
@@ -195,7 +231,7 @@ void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title
     fprintf(f, "</title>\n<text x=\"%d\" y=\"20\" class=\"ptitle\">", ML);
     html_puts(f, title);
     fputs("</text>\n", f);
-    if (!frame_of(s, n, logx, &fr)) {
+    if (!frame_of(s, n, base, &fr)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\">no plottable points</text>\n</svg>\n", ML, PH / 2);
         return;
     }
@@ -206,7 +242,7 @@ void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title
             PH - MB + 36);
     axis_label(f, first, "x_name", "x_unit");
     fprintf(f, "%s</text>\n<text transform=\"translate(16 %d) rotate(-90)\" text-anchor=\"middle\" "
-               "class=\"axis\">", fr.logx ? " [log scale]" : "", (MT + PH - MB) / 2);
+               "class=\"axis\">", fr.base > 0 ? " [log scale]" : "", (MT + PH - MB) / 2);
     axis_label(f, first, "y_name", "y_unit");
     fputs("</text>\n", f);
     legend(f, s, n);
