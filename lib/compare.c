@@ -105,14 +105,21 @@ static void compare_result(FILE *f, const cJSON *rb, const cJSON *rn, double thr
 
 static void compare_device(FILE *f, const cJSON *db, const cJSON *dn, double thr, cmp_tally *t)
 {
-    const cJSON *rb;
+    const cJSON *rb, *rn;
     fprintf(f, "\n== %s\n  %-28s %-34s %-34s %8s  %s\n", rj_device_name(db), "benchmark",
             "base [95% CI]", "new [95% CI]", "new/base", "verdict");
     cJSON_ArrayForEach(rb, rj_arr(db, "results")) {
         const char *name = rj_str(rb, "name");
-        const cJSON *rn = name ? find_result(dn, name) : NULL;
-        if (rn)
-            compare_result(f, rb, rn, thr, t);
+        const cJSON *match = name ? find_result(dn, name) : NULL;
+        if (match)
+            compare_result(f, rb, match, thr, t);
+        else if (name)
+            fprintf(f, "  %-28s only in base\n", name);
+    }
+    cJSON_ArrayForEach(rn, rj_arr(dn, "results")) {
+        const char *name = rj_str(rn, "name");
+        if (name && !find_result(db, name))
+            fprintf(f, "  %-28s only in new\n", name);
     }
 }
 
@@ -133,6 +140,12 @@ int clb_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold,
         const cJSON *dn = match_device(base, db, next);
         if (dn)
             compare_device(f, db, dn, threshold, &t);
+        else
+            fprintf(f, "\n== %s: only in base\n", rj_device_name(db));
+    }
+    cJSON_ArrayForEach(db, rj_devices(next)) {
+        if (!match_device(next, db, base))
+            fprintf(f, "\n== %s: only in new\n", rj_device_name(db));
     }
     if (t.common == 0) {
         clb_diag_set(d, CLB_ERR_USAGE,

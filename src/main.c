@@ -92,7 +92,8 @@ static int cmd_info(const cli_opts *o)
     clb_inventory *inv = NULL;
     size_t idx[MAX_DEVICES], n = 0;
     int rc = discover(o, &inv, idx, &n);
-    cJSON *doc = rc == CLI_EXIT_OK && o->json ? clb_doc_create(o->argc, o->argv) : NULL;
+    int want_doc = o->json || o->html || o->csv || o->markdown;
+    cJSON *doc = rc == CLI_EXIT_OK && want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const clb_device_ref *r = clb_inventory_at(inv, idx[i]);
