@@ -74,6 +74,21 @@ static const char *const prov_keys[] = {"tool", "tool_version", "git_sha", "buil
 static const char *const host_keys[] = {"hostname", "os", "kernel", "machine", "cpu",
                                         "online_cpus"};
 
+/* One row: provenance[key] (or provenance.host[key]) of every file. */
+static void prov_row(FILE *f, const clb_report_src *src, size_t n, const char *key, int host)
+{
+    fputs("<tr>", f);
+    th_esc(f, key);
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *p = rj_obj(src[i].doc, "provenance");
+        const cJSON *o = host ? rj_obj(p, "host") : p;
+        fputs("<td>", f);
+        json_value(f, o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL);
+        fputs("</td>", f);
+    }
+    fputs("</tr>\n", f);
+}
+
 static void provenance(FILE *f, const clb_report_src *src, size_t n)
 {
     fputs("<section id=\"provenance\"><h2>Provenance and system</h2><table>\n<tr><th>file</th>", f);
@@ -86,20 +101,10 @@ static void provenance(FILE *f, const clb_report_src *src, size_t n)
         fputs("</td>", f);
     }
     fputs("</tr>\n", f);
-    for (size_t k = 0; k < sizeof prov_keys / sizeof prov_keys[0] + sizeof host_keys / sizeof host_keys[0]; k++) {
-        int host = k >= sizeof prov_keys / sizeof prov_keys[0];
-        const char *key = host ? host_keys[k - sizeof prov_keys / sizeof prov_keys[0]] : prov_keys[k];
-        fputs("<tr>", f);
-        th_esc(f, key);
-        for (size_t i = 0; i < n; i++) {
-            const cJSON *p = rj_obj(src[i].doc, "provenance");
-            const cJSON *o = host ? rj_obj(p, "host") : p;
-            fputs("<td>", f);
-            json_value(f, cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL);
-            fputs("</td>", f);
-        }
-        fputs("</tr>\n", f);
-    }
+    for (size_t k = 0; k < sizeof prov_keys / sizeof prov_keys[0]; k++)
+        prov_row(f, src, n, prov_keys[k], 0);
+    for (size_t k = 0; k < sizeof host_keys / sizeof host_keys[0]; k++)
+        prov_row(f, src, n, host_keys[k], 1);
     fputs("</table></section>\n", f);
 }
 
