@@ -173,10 +173,43 @@ void rep_html_status(FILE *f, const char *st, const char *reason)
     }
 }
 
-/* One cell of the results table. */
-static void result_cell(FILE *f, const cJSON *r)
+/* The statistics line under a value: median, CI, cv, n, min/mean/max, sd, direction. */
+static void stats_line(FILE *f, const rj_result *x)
 {
-    char v[32], m[32], lo[32], hi[32];
+    char m[32], lo[32], hi[32], mn[32], mean[32], mx[32], sd[32];
+    rj_fmt(m, sizeof m, x->median);
+    rj_fmt(lo, sizeof lo, x->has_ci ? x->ci_lo : NAN);
+    rj_fmt(hi, sizeof hi, x->has_ci ? x->ci_hi : NAN);
+    rj_fmt(mn, sizeof mn, x->min);
+    rj_fmt(mean, sizeof mean, x->mean);
+    rj_fmt(mx, sizeof mx, x->max);
+    rj_fmt(sd, sizeof sd, x->stddev);
+    fprintf(f, "<br><span class=\"small\">median %s, 95%% CI [%s, %s], cv %.1f%%, n %.0f"
+               "<br>min %s, mean %s, max %s, sd %s", m, lo, hi, 100 * x->cv, x->n, mn, mean, mx, sd);
+    if (*x->better) {
+        fputs(", ", f);
+        html_puts(f, x->better);
+        fputs(" is better", f);
+    }
+    fputs("</span>", f);
+}
+
+/* value / the first column's value, when both are ok numbers in the same unit. */
+static void ratio_line(FILE *f, const rj_result *x, const cJSON *first)
+{
+    rj_result b;
+    if (!first)
+        return;
+    rj_result_read(first, &b);
+    if (strcmp(b.status, "ok") != 0 || !b.has_value || b.value == 0 || strcmp(b.unit, x->unit) != 0)
+        return;
+    fprintf(f, "<br><span class=\"small\">%.3f&times; the first column</span>", x->value / b.value);
+}
+
+/* One cell of the results table; first: the same result in the first column (or NULL). */
+static void result_cell(FILE *f, const cJSON *r, const cJSON *first)
+{
+    char v[32];
     rj_result x;
     if (!r) {
         fputs("<td><span class=\"na\">not in this run</span></td>", f);
@@ -188,22 +221,15 @@ static void result_cell(FILE *f, const cJSON *r)
         rj_fmt(v, sizeof v, x.value);
         fprintf(f, "<b>%s</b> ", v);
         html_puts(f, x.unit);
-        if (x.has_stats) {
-            rj_fmt(m, sizeof m, x.median);
-            rj_fmt(lo, sizeof lo, x.has_ci ? x.ci_lo : NAN);
-            rj_fmt(hi, sizeof hi, x.has_ci ? x.ci_hi : NAN);
-            fprintf(f, "<br><span class=\"small\">median %s, 95%% CI [%s, %s], cv %.1f%%, n %.0f",
-                    m, lo, hi, 100 * x.cv, x.n);
-            if (*x.better) {
-                fputs(", ", f);
-                html_puts(f, x.better);
-                fputs(" is better", f);
-            }
-            fputs("</span>", f);
-        }
         fputs(" ", f);
     }
     rep_html_status(f, x.status, strcmp(x.status, "ok") == 0 ? NULL : x.reason);
+    if (strcmp(x.status, "ok") == 0 && x.has_value) {
+        if (x.has_stats)
+            stats_line(f, &x);
+        if (first != r)
+            ratio_line(f, &x, first);
+    }
     fputs("</td>", f);
 }
 
@@ -216,7 +242,8 @@ static void results(FILE *f, const rep_cols *c, const clb_report_src *src, size_
         html_puts(f, c->names[k]);
         fputs("</code></th>", f);
         for (size_t i = 0; i < c->n; i++)
-            result_cell(f, rep_find(c->col[i].dev, c->names[k]));
+            result_cell(f, rep_find(c->col[i].dev, c->names[k]),
+                        c->n > 1 ? rep_find(c->col[0].dev, c->names[k]) : NULL);
         fputs("</tr>\n", f);
     }
     if (c->nnames == 0)
