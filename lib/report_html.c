@@ -23,7 +23,8 @@ static const char css[] =
     "svg.plot{background:#fff;border:1px solid #ddd}svg.plot text{font-size:11px;fill:#333}"
     "svg.plot .ptitle{font-size:13px;font-weight:600}svg.plot .axis{font-size:12px}"
     "svg.plot .grid{stroke:#e5e5e5}svg.plot .frame{fill:none;stroke:#888}"
-    "code{font-size:12px}";
+    "code{font-size:12px}details code{font-size:11px;word-break:break-all}"
+    "td{max-width:520px}summary{cursor:pointer}";
 
 static void th_esc(FILE *f, const char *s)
 {
@@ -206,6 +207,37 @@ static void ratio_line(FILE *f, const rj_result *x, const cJSON *first)
     fprintf(f, "<br><span class=\"small\">%.3f&times; the first column</span>", x->value / b.value);
 }
 
+enum { PARAMS_SHOWN = 4000 };
+
+/* The timer and the params (compact JSON, cut at PARAMS_SHOWN bytes on a UTF-8 character
+ * boundary) in a <details> element: visible on demand, no script needed. */
+static void details(FILE *f, const cJSON *r, const rj_result *x)
+{
+    const cJSON *params = rj_obj(r, "params");
+    if (!*x->timer && cJSON_GetArraySize(params) == 0)
+        return;
+    fputs("<details><summary class=\"small\">details</summary><span class=\"small\">", f);
+    if (*x->timer) {
+        fputs("timer: ", f);
+        html_puts(f, x->timer);
+        fputs("<br>", f);
+    }
+    char *text = params ? cJSON_PrintUnformatted(params) : NULL;
+    if (text && strlen(text) > PARAMS_SHOWN + 3) { /* room for "..." and the NUL */
+        size_t cut = PARAMS_SHOWN;
+        while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
+            cut--;
+        memcpy(text + cut, "...", 4);
+    }
+    if (text) {
+        fputs("params: <code>", f);
+        html_puts(f, text);
+        fputs("</code>", f);
+    }
+    free(text);
+    fputs("</span></details>", f);
+}
+
 /* One cell of the results table; first: the same result in the first column (or NULL). */
 static void result_cell(FILE *f, const cJSON *r, const cJSON *first)
 {
@@ -230,6 +262,7 @@ static void result_cell(FILE *f, const cJSON *r, const cJSON *first)
         if (first != r)
             ratio_line(f, &x, first);
     }
+    details(f, r, &x);
     fputs("</td>", f);
 }
 

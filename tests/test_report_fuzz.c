@@ -76,9 +76,24 @@ static cJSON *random_node(cJSON *root, uint64_t *s)
     return n;
 }
 
+/* A string of 3990..4010 bytes of multi-byte UTF-8 ("\xc3\xa9"): exercises cuts of long text
+ * on character boundaries. */
+static cJSON *long_string(uint64_t *s)
+{
+    char buf[4100];
+    size_t n = 3990 + below(s, 21), i;
+    for (i = 0; i + 1 < n; i += 2) {
+        buf[i] = (char)0xc3;
+        buf[i + 1] = (char)0xa9;
+    }
+    buf[i] = '\0';
+    return cJSON_CreateString(buf);
+}
+
 static cJSON *random_value(uint64_t *s)
 {
-    switch (below(s, 7)) {
+    switch (below(s, 8)) {
+    case 7: return long_string(s);
     case 0: return cJSON_CreateNull();
     case 1: return cJSON_CreateNumber((double)(int64_t)next_rand(s) * 1e-3);
     case 2: return cJSON_CreateString("<script>alert(1)</script>&\"'|,\n");
