@@ -215,11 +215,11 @@ int main(int argc, char **argv)
     int rc = cli_parse(argc, argv, &o);
     o.argv = typed;
     if (rc == CLI_EXIT_OK)
-        rc = strcmp(o.command, "list") == 0   ? cmd_list(&o)
+        rc = strcmp(o.command, "list") == 0      ? cmd_list(&o)
              : strcmp(o.command, "info") == 0    ? cmd_info(&o)
-            : strcmp(o.command, "report") == 0  ? cmd_report(&o)
-            : strcmp(o.command, "compare") == 0 ? cmd_compare(&o)
-                                                : cmd_run(&o);
+             : strcmp(o.command, "report") == 0  ? cmd_report(&o)
+             : strcmp(o.command, "compare") == 0 ? cmd_compare(&o)
+                                                 : cmd_run(&o);
     free(typed);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
