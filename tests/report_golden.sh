@@ -8,6 +8,10 @@ bin=$1 src=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 data=$src/tests/data golden=$src/tests/golden
+# The inputs themselves conform to the schema (they stand for real documents).
+for f in sample.json sample2.json; do
+    python3 "$src/tests/check_schema.py" "$data/$f" >/dev/null || { echo "FAIL: tests/data/$f does not conform"; fails=$((fails+1)); }
+done
 "$bin" report "$data/sample.json" "$data/sample2.json" --csv "$tmp/report.csv" \
     --markdown "$tmp/report.md" --html "$tmp/report.html" || { echo "FAIL: report exit $?"; fails=$((fails+1)); }
 for f in report.csv report.md; do
