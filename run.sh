@@ -41,8 +41,8 @@ characterize)
     out=results/clbench-$(date -u +%Y%m%dT%H%M%SZ).json
     build/clbench list
     build/clbench info
-    build/clbench run --json "$out"
-    echo "clbench: results written to $out"
+    build/clbench run --json "$out" --html "${out%.json}.html"
+    echo "clbench: results written to $out and ${out%.json}.html"
     ;;
 test)
     build build

@@ -291,6 +291,52 @@ cJSON *clb_doc_add_device(cJSON *doc, clb_device *dev, cJSON *derived);
 /* Writes doc (pretty) to path, or stdout for "-". */
 clb_error clb_doc_write(const cJSON *doc, const char *path, clb_diag *d);
 
+/* ------------------------------------------------------------------ reports and comparison */
+
+/* Parses a results document from text[0..len). Malformed JSON -> NULL with CLB_ERR_IO and
+ * "NAME:LINE:COLUMN: ..." in d->msg; then checks it with clb_doc_check. Caller frees. */
+cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d);
+/* Reads path and parses it with clb_doc_parse. Caller frees with cJSON_Delete. */
+cJSON *clb_doc_load(const char *path, clb_diag *d);
+/* CLB_OK when doc is an object whose schema_version has this tool's major version and whose
+ * devices is an array; otherwise CLB_ERR_USAGE with the reason in d. */
+clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d);
+
+/* One input of a report: a parsed document and the name it is shown under (borrowed). */
+typedef struct clb_report_src {
+    const char *name;
+    const cJSON *doc;
+} clb_report_src;
+
+/* One self-contained HTML page (inline CSS and SVG, no network resources): provenance,
+ * devices side by side, a summary card per device, a plot per curve, every result. Every
+ * string from the documents is HTML-escaped. */
+clb_error clb_report_html(FILE *f, const clb_report_src *src, size_t n);
+/* One row per (file, device, result): file,device,name,status,value,unit,median,ci95_lo,
+ * ci95_hi,cv,n,reason (RFC 4180 quoting). */
+clb_error clb_report_csv(FILE *f, const clb_report_src *src, size_t n);
+/* The same rows as a Markdown table. */
+clb_error clb_report_markdown(FILE *f, const clb_report_src *src, size_t n);
+
+/* A series of a line plot: a curve object {"x_name","x_unit","y_name","y_unit","x_log",
+ * "points": [[x,y],...], "label"} (docs/report.md) and the legend text (NULL: its label). */
+typedef struct clb_plot_series {
+    const cJSON *curve;
+    const char *label;
+} clb_plot_series;
+/* Writes an inline <svg> line plot of the series with axes, ticks (logarithmic x when the
+ * first curve says x_log), axis labels and a legend. */
+void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title);
+
+/* Outcome of clb_compare; the numbers are the exit codes of clbench compare. */
+enum { CLB_COMPARE_OK = 0, CLB_COMPARE_REGRESSION = 1, CLB_COMPARE_UNUSABLE = 2 };
+/* Prints a table of NEW/BASE ratios for every result present in both (matched by device name
+ * and result name) with their confidence intervals. A regression is a change in the bad
+ * direction beyond threshold (a fraction: 0.05 = 5%) whose 95% intervals do not overlap, or
+ * a result that was ok in base and failed in next. Returns a CLB_COMPARE_* code; for
+ * UNUSABLE the reason is in d. */
+int clb_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold, clb_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,8 @@
 #include <string.h>
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
-       OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION };
+       OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
+       OPT_THRESHOLD };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -22,6 +23,9 @@ static const struct option long_opts[] = {
     {"watchdog-ms", required_argument, NULL, OPT_WATCHDOG},
     {"inject-fault", no_argument, NULL, OPT_INJECT},
     {"version", no_argument, NULL, OPT_VERSION}, {"help", no_argument, NULL, 'h'},
+    {"html", required_argument, NULL, OPT_HTML}, {"csv", required_argument, NULL, OPT_CSV},
+    {"markdown", required_argument, NULL, OPT_MARKDOWN},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -39,6 +43,10 @@ void cli_usage(FILE *f)
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
+          "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
+          "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
+          "  compare BASE.json NEW.json [--threshold 5%]\n"
+          "                            NEW/BASE ratios; exit 0 no regression, 1 regression, 2 unusable input\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
           "  -p, --platform P          platform index or name substring\n"
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
@@ -61,6 +69,21 @@ static int bad_value(const char *flag, const char *value, const char *expect)
 {
     fprintf(stderr, "clbench: %s: invalid value '%s' (expected %s)\n", flag, value, expect);
     return CLI_EXIT_USAGE;
+}
+
+/* "5%", "5" (both percent) or "0.5%"; stored as a fraction. */
+static int parse_threshold(const char *arg, cli_opts *o)
+{
+    char num[64];
+    double v;
+    size_t len = strlen(arg);
+    snprintf(num, sizeof num, "%s", arg);
+    if (len > 0 && len < sizeof num && num[len - 1] == '%')
+        num[len - 1] = '\0';
+    if (!parse_double(num, 0, 1000, &v))
+        return bad_value("--threshold", arg, "a percentage from 0 to 1000, e.g. 5%");
+    o->threshold = v / 100;
+    return CLI_EXIT_OK;
 }
 
 /* Applies one parsed option; returns CLI_EXIT_OK or an exit code. */
@@ -101,6 +124,10 @@ static int apply(int c, const char *arg, cli_opts *o)
             return bad_value("--watchdog-ms", arg, "milliseconds from 0.01 to 60000");
         o->run.watchdog_s = v * 1e-3;
         break;
+    case OPT_HTML: o->html = arg; break;
+    case OPT_CSV: o->csv = arg; break;
+    case OPT_MARKDOWN: o->markdown = arg; break;
+    case OPT_THRESHOLD: return parse_threshold(arg, o);
     case OPT_VERSION: printf("clbench %s (schema %s)\n", CLB_VERSION, CLB_SCHEMA_VERSION); return -1;
     case 'h': cli_usage(stdout); return -1;
     default: cli_usage(stderr); return CLI_EXIT_USAGE;
@@ -110,13 +137,15 @@ static int apply(int c, const char *arg, cli_opts *o)
 
 static int known_command(const char *s)
 {
-    return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0;
+    return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0 ||
+           strcmp(s, "report") == 0 || strcmp(s, "compare") == 0;
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o)
 {
     memset(o, 0, sizeof *o);
     clb_run_opts_default(&o->run);
+    o->threshold = 0.05;
     o->argc = argc;
     o->argv = argv;
     opterr = 0; /* report unknown options ourselves, with the usage */
@@ -145,7 +174,9 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     }
     o->patterns = argv + optind;
     o->npatterns = argc - optind;
-    if (o->npatterns > 0 && strcmp(o->command, "run") != 0) {
+    int takes_args = strcmp(o->command, "run") == 0 || strcmp(o->command, "report") == 0 ||
+                     strcmp(o->command, "compare") == 0;
+    if (o->npatterns > 0 && !takes_args) {
         fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);
         return CLI_EXIT_USAGE;
     }

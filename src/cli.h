@@ -14,9 +14,13 @@ enum {
 };
 
 typedef struct cli_opts {
-    const char *command;  /* "list", "info", "run" */
+    const char *command;  /* "list", "info", "run", "report", "compare" */
     clb_selector sel;
     const char *json;     /* path or "-" */
+    const char *html;     /* report outputs (report, run), paths or "-" */
+    const char *csv;
+    const char *markdown;
+    double threshold;     /* compare: fraction (0.05 = 5%) */
     int list_benchmarks;  /* run --list */
     int quiet;
     clb_run_opts run;
@@ -35,5 +39,11 @@ void cli_usage(FILE *f);
 void cli_print_device_header(FILE *f, const clb_device_ref *r);
 void cli_print_result_header(FILE *f);
 void cli_print_result(FILE *f, const clb_result *res);
+
+/* src/report_cmd.c: the report and compare commands, and the reports of a run. */
+int cmd_report(const cli_opts *o);
+int cmd_compare(const cli_opts *o);
+/* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
+int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 
 #endif

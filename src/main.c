@@ -64,6 +64,10 @@ static int finish_doc(const cli_opts *o, cJSON *doc, int rc)
         fprintf(stderr, "clbench: %s\n", d.msg);
         rc = CLI_EXIT_RUNTIME;
     }
+    if (doc && (o->html || o->csv || o->markdown)) {
+        int r = cli_write_reports(o, doc, o->json && strcmp(o->json, "-") != 0 ? o->json : "this run");
+        rc = rc == CLI_EXIT_OK ? r : rc;
+    }
     cJSON_Delete(doc);
     return rc;
 }
@@ -88,7 +92,8 @@ static int cmd_info(const cli_opts *o)
     clb_inventory *inv = NULL;
     size_t idx[MAX_DEVICES], n = 0;
     int rc = discover(o, &inv, idx, &n);
-    cJSON *doc = rc == CLI_EXIT_OK && o->json ? clb_doc_create(o->argc, o->argv) : NULL;
+    int want_doc = o->json || o->html || o->csv || o->markdown;
+    cJSON *doc = rc == CLI_EXIT_OK && want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const clb_device_ref *r = clb_inventory_at(inv, idx[i]);
@@ -181,7 +186,8 @@ static int cmd_run(const cli_opts *o)
     clb_inventory *inv = NULL;
     size_t idx[MAX_DEVICES], n = 0;
     int rc = discover(o, &inv, idx, &n), failed = 0;
-    cJSON *doc = rc == CLI_EXIT_OK && o->json ? clb_doc_create(o->argc, o->argv) : NULL;
+    int want_doc = o->json || o->html || o->csv || o->markdown;
+    cJSON *doc = rc == CLI_EXIT_OK && want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         clb_device *dev = NULL;
         if ((rc = open_device(clb_inventory_at(inv, idx[i]), &dev)) != CLI_EXIT_OK)
@@ -209,9 +215,11 @@ int main(int argc, char **argv)
     int rc = cli_parse(argc, argv, &o);
     o.argv = typed;
     if (rc == CLI_EXIT_OK)
-        rc = strcmp(o.command, "list") == 0   ? cmd_list(&o)
-             : strcmp(o.command, "info") == 0 ? cmd_info(&o)
-                                              : cmd_run(&o);
+        rc = strcmp(o.command, "list") == 0      ? cmd_list(&o)
+             : strcmp(o.command, "info") == 0    ? cmd_info(&o)
+             : strcmp(o.command, "report") == 0  ? cmd_report(&o)
+             : strcmp(o.command, "compare") == 0 ? cmd_compare(&o)
+                                                 : cmd_run(&o);
     free(typed);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }

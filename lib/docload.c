@@ -1,0 +1,143 @@
+/* Reading results documents back: file -> cJSON with line:column errors, schema check. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1-based line and column (in bytes) of offset pos in text. */
+static void line_col(const char *text, size_t pos, size_t *line, size_t *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+/* Up to n-1 bytes of text from the error position, one line, printable ASCII only. */
+static void snippet(const char *s, size_t len, char *out, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 1 < n && s[i] != '\n' && s[i] != '\0'; i++)
+        out[k++] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+    out[k] = '\0';
+}
+
+/* 1 when the last character that is not white space is not a closing brace. */
+static int unclosed(const char *text, size_t len)
+{
+    while (len > 0 && strchr(" \t\r\n", text[len - 1]) && text[len - 1])
+        len--;
+    return len == 0 || text[len - 1] != '}';
+}
+
+clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d)
+{
+    if (!cJSON_IsObject(doc))
+        return clb_diag_set(d, CLB_ERR_USAGE, "%s: not a clbench results document (no JSON object)",
+                            name);
+    const char *v = rj_str(doc, "schema_version");
+    if (!v)
+        return clb_diag_set(d, CLB_ERR_USAGE, "%s: no schema_version: not a clbench results document",
+                            name);
+    char *end = NULL;
+    long major = strtol(v, &end, 10);
+    long ours = strtol(CLB_SCHEMA_VERSION, NULL, 10);
+    if (end == v || major != ours)
+        return clb_diag_set(d, CLB_ERR_USAGE,
+                            "%s: schema version %s has a different major version than this tool's %s",
+                            name, v, CLB_SCHEMA_VERSION);
+    if (!rj_devices(doc))
+        return clb_diag_set(d, CLB_ERR_USAGE, "%s: 'devices' is missing or not an array", name);
+    return CLB_OK;
+}
+
+cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d)
+{
+    clb_diag_clear(d);
+    const char *end = NULL;
+    /* require_null_terminated = 0: text[0..len) need not end in NUL; trailing garbage is
+     * caught below instead. */
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    size_t pos = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+    if (doc) {
+        while (pos < len && strchr(" \t\r\n", text[pos]) && text[pos])
+            pos++;
+        if (pos < len) {
+            cJSON_Delete(doc);
+            doc = NULL;
+        }
+    }
+    if (!doc) {
+        size_t line, col;
+        char near[32];
+        line_col(text, pos, &line, &col);
+        snippet(text + pos, len - pos, near, sizeof near);
+        if (pos >= len)
+            clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON: unexpected end of file (truncated?)",
+                         name, line, col);
+        else
+            clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON near '%s'%s", name, line, col,
+                         near, unclosed(text, len) ? " (the file ends without closing the document: truncated?)" : "");
+        return NULL;
+    }
+    if (clb_doc_check(doc, name, d) != CLB_OK) {
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+/* Reads the whole file; caller frees *buf. */
+static clb_error read_file(const char *path, char **buf, size_t *len, clb_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return clb_diag_set(d, CLB_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    clb_error e = CLB_OK;
+    size_t cap = 1 << 16, n = 0, got;
+    char *b = malloc(cap);
+    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    if (!b)
+        e = clb_diag_set(d, CLB_ERR_NOMEM, "%s: out of memory reading the file", path);
+    else if (ferror(f))
+        e = clb_diag_set(d, CLB_ERR_IO, "%s: read error", path);
+    fclose(f);
+    if (e != CLB_OK) {
+        free(b);
+        return e;
+    }
+    *buf = b;
+    *len = n;
+    return CLB_OK;
+}
+
+cJSON *clb_doc_load(const char *path, clb_diag *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    clb_diag_clear(d);
+    if (read_file(path, &text, &len, d) != CLB_OK)
+        return NULL;
+    cJSON *doc = clb_doc_parse(text, len, path, d);
+    free(text);
+    return doc;
+}

@@ -1,0 +1,30 @@
+/* The columns of a report: every device of every input document, in order. */
+#ifndef CLB_REPORT_COLS_H
+#define CLB_REPORT_COLS_H
+
+#include "report.h"
+
+typedef struct rep_col {
+    size_t src;        /* index of the input document */
+    const cJSON *dev;  /* its device entry */
+    const char *name;  /* device name (borrowed) */
+} rep_col;
+
+typedef struct rep_cols {
+    rep_col *col;
+    size_t n;
+    const char **names; /* distinct result names over all columns, first-seen order */
+    size_t nnames;
+} rep_cols;
+
+clb_error rep_cols_build(rep_cols *c, const clb_report_src *src, size_t n);
+void rep_cols_free(rep_cols *c);
+/* The result named name in a device entry, or NULL. */
+const cJSON *rep_find(const cJSON *dev, const char *name);
+
+/* HTML sections (lib/report_html.c, lib/report_summary.c). */
+void rep_html_status(FILE *f, const char *st, const char *reason);
+void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
+void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc);
+
+#endif

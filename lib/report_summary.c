@@ -1,0 +1,243 @@
+/* Summary cards (headline numbers per device) and plots of every curve. */
+#include "report_cols.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A headline figure: the best ok result of a group whose unit contains unit_sub and whose
+ * name contains one of the keywords (NULL: any name). */
+typedef struct metric {
+    const char *label;
+    const char *group;
+    const char *unit_sub;
+    const char *const *keywords;
+    int higher; /* best = max (rates) or min (times) */
+    int theory; /* a theoretical figure exists in principle: say so when it is unknown */
+} metric;
+
+static const char *const kw_fp32[] = {"fp32", "float", "single", NULL};
+static const char *const kw_fp64[] = {"fp64", "double", NULL};
+static const char *const kw_dram[] = {"dram", "stream", "global", "triad", "copy", "bandwidth", NULL};
+static const char *const kw_cache[] = {"cache", "latency", "chase", NULL};
+static const char *const kw_launch[] = {"roundtrip", NULL};
+
+static const metric metrics[] = {
+    {"Peak FP32", "compute", "FLOP", kw_fp32, 1, 1},
+    {"Peak FP64", "compute", "FLOP", kw_fp64, 1, 1},
+    {"DRAM bandwidth", "memory", "B/s", kw_dram, 1, 1},
+    {"Cache levels", "memory", "", kw_cache, 0, 0},
+    {"Launch overhead", "launch", "s", kw_launch, 0, 0},
+    {"Transfer bandwidth", "transfer", "B/s", NULL, 1, 1},
+};
+
+static int name_has(const char *name, const char *const *kw)
+{
+    for (; kw && *kw; kw++)
+        if (strstr(name, *kw))
+            return 1;
+    return !kw;
+}
+
+static int in_group(const rj_result *x, const char *group)
+{
+    size_t g = strlen(group);
+    return strcmp(x->group, group) == 0 || (strncmp(x->name, group, g) == 0 && x->name[g] == '.');
+}
+
+/* The best ok result of the metric; without one, the first matching failed result. */
+static const cJSON *pick(const cJSON *dev, const metric *m)
+{
+    const cJSON *r, *best = NULL, *failed = NULL;
+    double bv = 0;
+    cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
+        rj_result x;
+        rj_result_read(r, &x);
+        if (!in_group(&x, m->group) || !name_has(x.name, m->keywords))
+            continue;
+        if (strcmp(x.status, "ok") != 0 || !x.has_value) {
+            failed = failed ? failed : r;
+            continue;
+        }
+        if (!strstr(x.unit, m->unit_sub))
+            continue;
+        if (!best || (m->higher ? x.value > bv : x.value < bv)) {
+            best = r;
+            bv = x.value;
+        }
+    }
+    return best ? best : failed;
+}
+
+/* "72% of 1.2e+03 GFLOP/s theoretical" from params.efficiency (a fraction) or
+ * params.theoretical / theoretical_peak (in the result's unit). */
+static void efficiency(FILE *f, const cJSON *r, const rj_result *x, int theory)
+{
+    const cJSON *p = rj_obj(r, "params");
+    double eff = NAN, peak = NAN;
+    char buf[32];
+    if (!rj_num(p, "theoretical", &peak))
+        rj_num(p, "theoretical_peak", &peak);
+    if (!rj_num(p, "efficiency", &eff) && isfinite(peak) && peak > 0)
+        eff = x->value / peak;
+    if (!isfinite(eff)) {
+        if (theory)
+            fputs("<br><span class=\"small\">theoretical figure unknown</span>", f);
+        return;
+    }
+    fprintf(f, "<br><span class=\"small\">%.1f%% of theoretical", 100 * eff);
+    if (isfinite(peak)) {
+        rj_fmt(buf, sizeof buf, peak);
+        fprintf(f, " (%s ", buf);
+        html_puts(f, x->unit);
+        fputs(")", f);
+    }
+    fputs("</span>", f);
+}
+
+/* params.levels / params.cache_levels: an array of objects, shown as compact JSON. */
+static void cache_levels(FILE *f, const cJSON *r)
+{
+    const cJSON *p = rj_obj(r, "params");
+    const cJSON *lv = rj_arr(p, "levels") ? rj_arr(p, "levels") : rj_arr(p, "cache_levels");
+    if (!lv)
+        return;
+    fprintf(f, "<br><span class=\"small\">%d level(s): ", cJSON_GetArraySize(lv));
+    char *text = cJSON_PrintUnformatted(lv);
+    html_puts(f, text ? text : "?");
+    free(text);
+    fputs("</span>", f);
+}
+
+static void metric_cell(FILE *f, const cJSON *dev, const metric *m)
+{
+    const cJSON *r = pick(dev, m);
+    rj_result x;
+    char v[32];
+    fputs("<td>", f);
+    if (!r) {
+        fputs("<span class=\"na\">not measured</span></td>", f);
+        return;
+    }
+    rj_result_read(r, &x);
+    if (strcmp(x.status, "ok") == 0 && x.has_value) {
+        rj_fmt(v, sizeof v, x.value);
+        fprintf(f, "<b>%s</b> ", v);
+        html_puts(f, x.unit);
+        fputs(" <span class=\"small\">(", f);
+        html_puts(f, x.name);
+        fputs(")</span>", f);
+        efficiency(f, r, &x, m->theory);
+        cache_levels(f, r);
+    } else {
+        html_puts(f, x.name);
+        fputs(": ", f);
+        rep_html_status(f, x.status, x.reason);
+    }
+    fputs("</td>", f);
+}
+
+/* Counts of results by status, so that failures are visible at a glance. */
+static void status_counts(FILE *f, const cJSON *dev)
+{
+    int ok = 0, unsupported = 0, failed = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
+        const char *st = rj_str(r, "status");
+        st = st ? st : "";
+        ok += strcmp(st, "ok") == 0;
+        unsupported += strcmp(st, "unsupported") == 0;
+        failed += strcmp(st, "ok") != 0 && strcmp(st, "unsupported") != 0;
+    }
+    fprintf(f, "<tr><th>Results</th><td>%d ok, %d unsupported, <span class=\"%s\">%d failed</span>"
+               "</td></tr>\n", ok, unsupported, failed ? "st st-bad" : "", failed);
+}
+
+void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc)
+{
+    fputs("<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">\n", f);
+    for (size_t i = 0; i < c->n; i++) {
+        fputs("<div class=\"card\"><h3>", f);
+        html_puts(f, c->col[i].name);
+        if (nsrc > 1) {
+            fputs(" <span class=\"small\">", f);
+            html_puts(f, src[c->col[i].src].name);
+            fputs("</span>", f);
+        }
+        fputs("</h3><table>\n", f);
+        for (size_t k = 0; k < sizeof metrics / sizeof metrics[0]; k++) {
+            fputs("<tr>", f);
+            fprintf(f, "<th>%s</th>", metrics[k].label);
+            metric_cell(f, c->col[i].dev, &metrics[k]);
+            fputs("</tr>\n", f);
+        }
+        status_counts(f, c->col[i].dev);
+        fputs("</table></div>\n", f);
+    }
+    if (c->n == 0)
+        fputs("<p class=\"na\">no devices in the input</p>\n", f);
+    fputs("</div></section>\n", f);
+}
+
+enum { MAX_SERIES = 64 };
+
+typedef struct plot_set {
+    clb_plot_series s[MAX_SERIES];
+    char *labels[MAX_SERIES];
+    size_t n;
+} plot_set;
+
+/* Adds one curve, labelled "device: label" when several devices share the plot. */
+static void add_series(plot_set *ps, const cJSON *curve, const char *dev, int many)
+{
+    if (!cJSON_IsObject(curve) || ps->n >= MAX_SERIES)
+        return;
+    const char *label = rj_str(curve, "label");
+    char *text = NULL;
+    if (many) {
+        size_t len = strlen(dev) + (label ? strlen(label) : 0) + 3;
+        text = malloc(len);
+        if (text)
+            snprintf(text, len, "%s%s%s", dev, label ? ": " : "", label ? label : "");
+    }
+    ps->labels[ps->n] = text;
+    ps->s[ps->n].curve = curve;
+    ps->s[ps->n].label = text ? text : label;
+    ps->n++;
+}
+
+static void collect(plot_set *ps, const rep_cols *c, const char *name)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const cJSON *r = rep_find(c->col[i].dev, name), *p = rj_obj(r, "params"), *curve;
+        const char *st = rj_str(r, "status");
+        if (!p || !st || strcmp(st, "ok") != 0) /* only validated numbers are plotted */
+            continue;
+        add_series(ps, rj_obj(p, "curve"), c->col[i].name, c->n > 1);
+        cJSON_ArrayForEach(curve, rj_arr(p, "curves"))
+            add_series(ps, curve, c->col[i].name, c->n > 1);
+    }
+}
+
+void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc)
+{
+    (void)nsrc;
+    int any = 0;
+    fputs("<section id=\"plots\"><h2>Plots</h2><div class=\"plots\">\n", f);
+    for (size_t k = 0; k < c->nnames; k++) {
+        plot_set ps;
+        memset(&ps, 0, sizeof ps);
+        collect(&ps, c, c->names[k]);
+        if (ps.n > 0) {
+            fputs("<figure>", f);
+            clb_svg_plot(f, ps.s, ps.n, c->names[k]);
+            fputs("</figure>\n", f);
+            any = 1;
+        }
+        for (size_t i = 0; i < ps.n; i++)
+            free(ps.labels[i]);
+    }
+    if (!any)
+        fputs("<p class=\"na\">no result in the input carries a curve</p>\n", f);
+    fputs("</div></section>\n", f);
+}
