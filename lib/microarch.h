@@ -60,4 +60,15 @@ cJSON *clb_ua_params(clb_result *res);
  * variable is set: a debug aid to check the generated code. Silent on failure. */
 void clb_ua_dump_binary(clb_ctx *c, cl_program prog, const char *name);
 
+/* Sets the int argument arg of k to the iteration count and doubles it from start (at most
+ * max) until one launch takes target_s / 2; under --quick it stays at start. */
+clb_error clb_ua_calibrate(clb_ctx *c, cl_kernel k, cl_uint arg, size_t gsz, size_t lsz,
+                           cl_int start, cl_int max, cl_int *iters);
+/* n steps of x = fma(x, a, b) in single precision on the host; stops early once the chain
+ * reaches a fixed point or a 2-cycle (its later values are then known). */
+float clb_ua_fma_chain(float x, float a, float b, uint64_t n);
+/* Allocates a device buffer of n random floats in [lo, hi) (seeded). */
+clb_error clb_ua_random_floats(clb_ctx *c, size_t n, float lo, float hi, uint64_t seed,
+                               float **host, cl_mem *buf);
+
 #endif

@@ -2,6 +2,7 @@
 #include "../microarch.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 clb_error clb_ua_time(clb_ctx *c, cl_kernel k, size_t gsz, size_t lsz, double *s)
@@ -115,4 +116,68 @@ void clb_ua_dump_binary(clb_ctx *c, cl_program prog, const char *name)
         }
     }
     free(bin);
+}
+
+clb_error clb_ua_calibrate(clb_ctx *c, cl_kernel k, cl_uint arg, size_t gsz, size_t lsz,
+                           cl_int start, cl_int max, cl_int *iters)
+{
+    clb_diag *d = &c->diag;
+    cl_int n = start;
+    double t = 0;
+    clb_diag_clear(d);
+    CLB_CL(d, clSetKernelArg(k, arg, sizeof n, &n));
+    /* Twice: the first launch pays one-time costs. */
+    if (clb_ua_time(c, k, gsz, lsz, &t) != CLB_OK || clb_ua_time(c, k, gsz, lsz, &t) != CLB_OK)
+        goto cleanup;
+    while (!c->opts->quick && t < 0.5 * c->opts->target_s && n <= max / 2 &&
+           2 * t < 0.5 * c->opts->watchdog_s) {
+        n *= 2;
+        CLB_CL(d, clSetKernelArg(k, arg, sizeof n, &n));
+        if (clb_ua_time(c, k, gsz, lsz, &t) != CLB_OK)
+            goto cleanup;
+    }
+    *iters = n;
+cleanup:
+    return d->err;
+}
+
+float clb_ua_fma_chain(float x, float a, float b, uint64_t n)
+{
+    float prev = x, prev2 = x;
+    for (uint64_t i = 0; i < n; i++) {
+        float nx = fmaf(x, a, b);
+        if (i >= 2 && nx == prev) /* 2-cycle: x, nx, x, nx ... */
+            return (n - i - 1) % 2 ? x : nx;
+        if (nx == x) /* fixed point */
+            return x;
+        prev2 = prev;
+        prev = x;
+        x = nx;
+    }
+    (void)prev2;
+    return x;
+}
+
+clb_error clb_ua_random_floats(clb_ctx *c, size_t n, float lo, float hi, uint64_t seed,
+                               float **host, cl_mem *buf)
+{
+    clb_diag *d = &c->diag;
+    uint64_t st = seed;
+    float *h = malloc(n * sizeof *h);
+    clb_diag_clear(d);
+    *buf = NULL;
+    if (!h)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    clb_rand64(&st);
+    for (size_t i = 0; i < n; i++)
+        h[i] = lo + (hi - lo) * (float)((double)(clb_rand64(&st) >> 11) * 0x1p-53);
+    CLB_CL(d, *buf = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                    n * sizeof *h, h, CLB_ERRP));
+cleanup:
+    if (d->err != CLB_OK) {
+        free(h);
+        h = NULL;
+    }
+    *host = h;
+    return d->err;
 }
