@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One operation: its chain step in OpenCL C, and the host's recomputation. */
+/* One operation: its chain step in OpenCL C, and the host's recomputation. Integer chains
+ * are second-order recurrences (x from y, y from x): a plain x = x * a chain is folded by
+ * reassociation (a^16 computed once), and x = x + a by induction-variable simplification. */
 typedef enum { F_ADD, F_MUL, F_FMA, D_FMA, I_ADD, I_MUL, F_DIV, F_SQRT, F_EXP } op_kind;
 
 typedef struct op_def {
@@ -25,7 +27,7 @@ static const op_def ops[] = {
     {"fp32_fma", F_FMA, "float", "x = fma(x, a, b)", 1, 0, "none"},
     {"fp64_fma", D_FMA, "double", "x = fma(x, a, b)", 1, 0, "none"},
     {"int32_add", I_ADD, "uint", "x = x + y; y = y + x", 2, 0, "none (two dependent adds)"},
-    {"int32_mul", I_MUL, "uint", "x = x * a", 1, 0, "none"},
+    {"int32_mul", I_MUL, "uint", "x = x * y; y = y * x", 2, 0, "none (two dependent multiplies)"},
     {"fp32_div", F_DIV, "float", "x = a / x + b", 1, 1e-4, "one fp32 add"},
     {"fp32_native_divide", F_DIV, "float", "x = native_divide(a, x) + b", 1, 1e-2, "one fp32 add"},
     {"fp32_sqrt", F_SQRT, "float", "x = sqrt(x) + a", 1, 1e-4, "one fp32 add"},
@@ -72,7 +74,7 @@ static double host_chain(const op_def *op, double x0, double a, double b, uint64
         case F_MUL: x = x * fa; break;
         case D_FMA: dx = fma(dx, a, b); break;
         case I_ADD: u = u + y; y = y + u; break;
-        case I_MUL: u = u * (uint32_t)a; break;
+        case I_MUL: u = u * y; y = y * u; break;
         case F_DIV: x = (float)((double)fa / x) + fb; break;
         case F_SQRT: x = (float)sqrt(x) + fa; break;
         case F_EXP: x = (float)exp(-(double)x); break;
@@ -112,7 +114,8 @@ static clb_error lat_inputs(clb_ctx *c, lat_state *s)
     unsigned char buf[64 * sizeof(double)];
     for (size_t i = 0; i < 64; i++) {
         double r = 1.0 + (double)(clb_rand64(&st) >> 11) * 0x1p-53; /* [1, 2) */
-        uint32_t u = (uint32_t)clb_rand64(&st);
+        /* odd: products of odd numbers stay odd, never collapse to 0 */
+        uint32_t u = (uint32_t)clb_rand64(&st) | (s->op->kind == I_MUL);
         float f = (float)r;
         s->hin[i] = s->op->kind == I_ADD || s->op->kind == I_MUL ? u : 0;
         if (s->op->kind == D_FMA)
@@ -128,7 +131,7 @@ static clb_error lat_inputs(clb_ctx *c, lat_state *s)
     /* a just below 1 keeps products and sums finite; fma contracts to a fixed point. */
     s->a = s->op->kind == F_MUL ? 1.0 - 0x1p-24 : s->op->kind == I_MUL ? (double)((uint32_t)clb_rand64(&st) | 1u)
          : s->op->kind == F_ADD ? 1e-3 : 0.5 + 0.4 * (double)(clb_rand64(&st) >> 11) * 0x1p-53;
-    s->b = s->op->kind == I_ADD ? (double)(uint32_t)clb_rand64(&st) : 0.1 + 0.5 * (double)(clb_rand64(&st) >> 11) * 0x1p-53;
+    s->b = s->op->kind == I_ADD || s->op->kind == I_MUL ? (double)((uint32_t)clb_rand64(&st) | 1u) : 0.1 + 0.5 * (double)(clb_rand64(&st) >> 11) * 0x1p-53;
     CLB_CL(d, s->in = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                      64 * elem_size(s->op), buf, CLB_ERRP));
 cleanup:
