@@ -227,7 +227,7 @@ static clb_error op_validate(lat_state *s, clb_diag *d)
             memcpy(&u, buf + i * es, sizeof u), got = u;
         else
             memcpy(&f, buf + i * es, sizeof f), got = f;
-        double tol = s->op->tol ? s->op->tol : (es == sizeof(double) ? 1e-12 : 1e-6);
+        double tol = s->op->tol > 0 ? s->op->tol : (es == sizeof(double) ? 1e-12 : 1e-6);
         if (s->op->kind == I_ADD || s->op->kind == I_MUL)
             tol = 0;
         if (!(fabs(got - want) <= tol * fmax(1.0, fabs(want))))
