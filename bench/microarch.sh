@@ -36,7 +36,7 @@ while IFS=$'\t' read -r pd pname; do
         | tee "$out/microarch-$tag.txt"
     smi "after-$tag"
     # Peer for sustained.fp32: clpeak's single-precision compute (same device, same run).
-    timeout 120 clpeak -p "${pd%%:*}" -d "${pd##*:}" --compute-sp >"$out/clpeak-sp-$tag.txt" 2>&1 ||
+    timeout 90 clpeak -p "${pd%%:*}" -d "${pd##*:}" --compute-sp >"$out/clpeak-sp-$tag.txt" 2>&1 ||
         echo "clpeak --compute-sp: exit $? (see $out/clpeak-sp-$tag.txt)"
     # The generated code: what the fp32 fma chain and the divergence kernel compiled to.
     {

@@ -172,7 +172,8 @@ static clb_error run_divergence(clb_ctx *c, clb_result *res, branch_state *s, cl
     for (double b = 1; b <= 512 && b < (double)s->lsz; b *= 2)
         blocks[nb++] = b;
     cu_gsz = s->lsz * cu * 2;
-    s->gsz = cu_gsz;
+    /* The input holds 2^20 lanes. */
+    s->gsz = cu_gsz <= (1u << 20) ? cu_gsz : (1u << 20) / s->lsz * s->lsz;
     if (set_div_args(c, k, s) != CLB_OK)
         goto cleanup;
     y = calloc(nb * reps, sizeof *y);
