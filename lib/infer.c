@@ -99,11 +99,12 @@ clb_error clb_infer_width(const double *x, const double *y, size_t n, double min
                           clb_width *out)
 {
     memset(out, 0, sizeof *out);
-    if (!x || !y || n < 2 || !increasing(x, n) || !all_finite(y, n))
+    if (!x || !y || n < 3 || !increasing(x, n) || !all_finite(y, n))
         return CLB_ERR_USAGE;
     double best = INFINITY;
     size_t split = 0;
-    for (size_t s = 1; s < n; s++) {
+    /* The upper level needs two points: one fast outlier at the end is no step. */
+    for (size_t s = 1; s + 2 <= n; s++) {
         double lo = 0, hi = 0, sse = 0;
         for (size_t i = 0; i < n; i++)
             *(i < s ? &lo : &hi) += y[i];
@@ -123,10 +124,11 @@ clb_error clb_infer_width(const double *x, const double *y, size_t n, double min
     out->penalty = out->low > 0 ? out->high / out->low : NAN;
     if (!(out->penalty >= min_penalty))
         return CLB_OK;
-    /* The step must hold: no point past it may fall back to the lower half. */
+    /* The step must hold: no point past it may fall back to the lower half, and none before
+     * it may reach the upper half. */
     double mid = 0.5 * (out->low + out->high);
-    for (size_t i = split; i < n; i++)
-        if (y[i] < mid)
+    for (size_t i = 0; i < n; i++)
+        if (i < split ? y[i] >= mid : y[i] < mid)
             return CLB_OK;
     out->width = x[split];
     out->found = 1;

@@ -34,7 +34,8 @@ typedef struct clb_width {
 
 /* Least-squares step fit over every split: the width is the first x of the upper level.
  * found requires penalty >= min_penalty (e.g. 1.3) and every point from the step on to lie
- * above the midpoint of the two levels. x increasing; n >= 2. */
+ * above the midpoint of the two levels and every point before it below. The upper level has
+ * at least 2 points. x increasing; n >= 3. */
 clb_error clb_infer_width(const double *x, const double *y, size_t n, double min_penalty,
                           clb_width *out);
 

@@ -108,11 +108,19 @@ static void test_width(void)
         y[i] = i == n - 1 ? 1.0 : 0.5;
     y[n - 3] = 1.0; /* up, down, up: the step does not hold */
     CHECK(clb_infer_width(x, y, n, 1.3, &w) == CLB_OK && !w.found);
+    /* A lone high point below the step breaks it too. */
+    n = width_curve(32, 0, 1, x, y);
+    y[1] = 1.0;
+    CHECK(clb_infer_width(x, y, n, 1.3, &w) == CLB_OK && !w.found);
+    /* One fast outlier at the end is no step. */
+    for (size_t i = 0; i < n; i++)
+        y[i] = i == n - 1 ? 1.0 : 0.5;
+    CHECK(clb_infer_width(x, y, n, 1.3, &w) == CLB_OK && !w.found);
     /* A step down is no width. */
     for (size_t i = 0; i < n; i++)
         y[i] = i < 4 ? 1.0 : 0.5;
     CHECK(clb_infer_width(x, y, n, 1.3, &w) == CLB_OK && !w.found);
-    CHECK(clb_infer_width(x, y, 1, 1.3, &w) == CLB_ERR_USAGE);
+    CHECK(clb_infer_width(x, y, 2, 1.3, &w) == CLB_ERR_USAGE);
 }
 
 static void test_median(void)

@@ -16,6 +16,7 @@ typedef struct branch_state {
     cl_int block;
     float a, b;
     int divergence;
+    uint64_t rng; /* shuffles the order of B per pass */
 } branch_state;
 
 static void branch_release(branch_state *s, cl_program prog, cl_kernel k1, cl_kernel k2)
@@ -129,7 +130,18 @@ static clb_error sweep_once(clb_ctx *c, cl_kernel k, branch_state *s, const doub
 {
     clb_diag *d = &c->diag;
     double t = 0, ops = 16.0 * s->iters * (double)s->gsz;
-    for (size_t i = 0; i < nb; i++) {
+    /* B in a shuffled order each pass, so that load changing over time on the host cannot
+     * draw a step into the curve. */
+    size_t order[16];
+    for (size_t j = 0; j < nb; j++)
+        order[j] = j;
+    for (size_t j = nb; j > 1; j--) {
+        size_t r = (size_t)(clb_rand64(&s->rng) % j), tmp = order[j - 1];
+        order[j - 1] = order[r];
+        order[r] = tmp;
+    }
+    for (size_t j = 0; j < nb; j++) {
+        size_t i = order[j];
         s->block = (cl_int)blocks[i];
         CLB_CL(d, clSetKernelArg(k, 3, sizeof s->block, &s->block));
         if (clb_ua_time(c, k, s->gsz, s->lsz, &t) != CLB_OK)
@@ -244,7 +256,7 @@ cleanup:
 clb_error clb_branch_run(clb_ctx *c, clb_result *res)
 {
     clb_diag *d = &c->diag;
-    branch_state s = {.q = clb_device_queue(c->dev), .a = 0.75f, .b = 0.5f};
+    branch_state s = {.q = clb_device_queue(c->dev), .a = 0.75f, .b = 0.5f, .rng = 0x5EEDB10Cull};
     cl_program prog = NULL;
     int div = strcmp(c->bench->arg, "divergence") == 0;
     size_t n = div ? 1 << 20 : 32;
