@@ -71,7 +71,9 @@ static void nvml_open(clb_ctx *c, nvml *m)
     cl_uint bus = nv_attr(id, CLB_DEVICE_PCI_BUS_ID_NV), slot = nv_attr(id, CLB_DEVICE_PCI_SLOT_ID_NV),
             dom = nv_attr(id, CLB_DEVICE_PCI_DOMAIN_ID_NV);
     char busid[64];
-    snprintf(busid, sizeof busid, "%08x:%02x:%02x.0", dom == 0xffffffffu ? 0 : dom, bus, slot);
+    /* The slot attribute packs device << 3 | function (as clinfo decodes it). */
+    snprintf(busid, sizeof busid, "%08x:%02x:%02x.%x", dom == 0xffffffffu ? 0 : dom, bus & 0xffu,
+             (slot >> 3) & 0xffu, slot & 7u);
     if (bus != 0xffffffffu && slot != 0xffffffffu && m->by_bus && m->by_bus(busid, &m->dev) == 0) {
         snprintf(m->match, sizeof m->match, "NVML by PCI bus id %s", busid);
     } else if (m->by_index && m->by_index(0, &m->dev) == 0) {
