@@ -1,14 +1,14 @@
 /* latency.*: one dependent chain per work-item; STEP(x) (defined by the host's prefix, with
  * T its type) consumes the previous result, and its operands a, b come from kernel
- * arguments, so the compiler can neither fold nor reorder the chain. 16 steps per loop
- * iteration, unrolled. The host recomputes lanes of out and compares. */
+ * arguments, so the compiler can neither fold nor reorder the chain. UNROLL (64) steps per
+ * loop iteration, unrolled, so the loop's own instructions and branch cost little per step. The host recomputes lanes of out and compares. */
 __kernel void chain(__global const T *in, __global T *out, T a, T b, int iters)
 {
     size_t g = get_global_id(0);
     T x = in[g], y = b;
     for (int i = 0; i < iters; i++) {
 #pragma unroll
-        for (int u = 0; u < 16; u++) {
+        for (int u = 0; u < UNROLL; u++) {
             STEP(x);
         }
     }
@@ -27,7 +27,7 @@ __kernel void chain(__global const T *in, __global T *out, T a, T b, int iters)
         for (int j = 0; j < D; j++)                                                  \
             v[j] = in[g] + (float)j;                                                 \
         for (int i = 0; i < iters; i++) {                                            \
-            _Pragma("unroll") for (int u = 0; u < 8; u++)                            \
+            _Pragma("unroll") for (int u = 0; u < DUNROLL; u++)                      \
             {                                                                        \
                 _Pragma("unroll") for (int j = 0; j < D; j++) v[j] = fma(v[j], a, b); \
             }                                                                        \

@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* FMAs per chain per loop iteration of the distance kernels (DUNROLL). The chain steps per
+ * iteration (UNROLL) are per op: 64 for the cheap ones, so the loop's counter and branch cost
+ * little per step; 16 for the expensive ones, whose inlined library code would otherwise
+ * make the build slow (and whose latency hides the loop anyway). */
+#define DIST_UNROLL 16
+
 /* One operation: its chain step in OpenCL C, and the host's recomputation. Integer chains
  * are second-order recurrences (x from y, y from x): a plain x = x * a chain is folded by
  * reassociation (a^16 computed once), and x = x + a by induction-variable simplification. */
@@ -19,21 +25,22 @@ typedef struct op_def {
     double ops_per_step; /* Fibonacci int add: two dependent adds per step */
     double tol;          /* relative bound of the host comparison; 0: exact */
     const char *glue;    /* what else the step contains, for the reader */
+    int unroll;          /* chain steps per loop iteration */
 } op_def;
 
 static const op_def ops[] = {
-    {"fp32_add", F_ADD, "float", "x = x + a", 1, 0, "none"},
-    {"fp32_mul", F_MUL, "float", "x = x * a", 1, 0, "none"},
-    {"fp32_fma", F_FMA, "float", "x = fma(x, a, b)", 1, 0, "none"},
-    {"fp64_fma", D_FMA, "double", "x = fma(x, a, b)", 1, 0, "none"},
-    {"int32_add", I_ADD, "uint", "x = x + y; y = y + x", 2, 0, "none (two dependent adds)"},
-    {"int32_mul", I_MUL, "uint", "x = x * y; y = y * x", 2, 0, "none (two dependent multiplies)"},
-    {"fp32_div", F_DIV, "float", "x = a / x + b", 1, 1e-4, "one fp32 add"},
-    {"fp32_native_divide", F_DIV, "float", "x = native_divide(a, x) + b", 1, 1e-2, "one fp32 add"},
-    {"fp32_sqrt", F_SQRT, "float", "x = sqrt(x) + a", 1, 1e-4, "one fp32 add"},
-    {"fp32_native_sqrt", F_SQRT, "float", "x = native_sqrt(x) + a", 1, 1e-2, "one fp32 add"},
-    {"fp32_exp", F_EXP, "float", "x = exp(-x)", 1, 1e-4, "a negation"},
-    {"fp32_native_exp", F_EXP, "float", "x = native_exp(-x)", 1, 1e-2, "a negation"},
+    {"fp32_add", F_ADD, "float", "x = x + a", 1, 0, "none", 64},
+    {"fp32_mul", F_MUL, "float", "x = x * a", 1, 0, "none", 64},
+    {"fp32_fma", F_FMA, "float", "x = fma(x, a, b)", 1, 0, "none", 64},
+    {"fp64_fma", D_FMA, "double", "x = fma(x, a, b)", 1, 0, "none", 64},
+    {"int32_add", I_ADD, "uint", "x = x + y; y = y + x", 2, 0, "none (two dependent adds)", 64},
+    {"int32_mul", I_MUL, "uint", "x = x * y; y = y * x", 2, 0, "none (two dependent multiplies)", 64},
+    {"fp32_div", F_DIV, "float", "x = a / x + b", 1, 1e-4, "one fp32 add", 16},
+    {"fp32_native_divide", F_DIV, "float", "x = native_divide(a, x) + b", 1, 1e-2, "one fp32 add", 16},
+    {"fp32_sqrt", F_SQRT, "float", "x = sqrt(x) + a", 1, 1e-4, "one fp32 add", 16},
+    {"fp32_native_sqrt", F_SQRT, "float", "x = native_sqrt(x) + a", 1, 1e-2, "one fp32 add", 16},
+    {"fp32_exp", F_EXP, "float", "x = exp(-x)", 1, 1e-4, "a negation", 16},
+    {"fp32_native_exp", F_EXP, "float", "x = native_exp(-x)", 1, 1e-2, "a negation", 16},
 };
 
 typedef struct lat_state {
@@ -98,7 +105,7 @@ cleanup:
 static double lat_work(const void *st, uint64_t scale)
 {
     const lat_state *s = st;
-    return 16.0 * s->op->ops_per_step * (double)scale;
+    return s->op->unroll * s->op->ops_per_step * (double)scale;
 }
 
 static size_t elem_size(const op_def *op)
@@ -171,7 +178,7 @@ cleanup:
 static clb_error measure_lanes(clb_ctx *c, lat_state *s, size_t lanes, double *ns)
 {
     clb_workload w = {.state = s, .enqueue = lat_enqueue, .work = lat_work,
-                      .min_scale = c->opts->quick ? 2048 : 256, .max_scale = 1u << 24,
+                      .min_scale = c->opts->quick ? 512 : 64, .max_scale = 1u << 24,
                       .output = s->out, .output_bytes = 64 * elem_size(s->op),
                       .unit_factor = 1e9, .unit = "ns", .per_work_time = 1};
     s->gsz = lanes;
@@ -202,6 +209,7 @@ static clb_error run_op(clb_ctx *c, clb_result *res, lat_state *s, cl_program pr
     clb_param_str(res, "chain_step", s->op->step);
     clb_param_str(res, "glue_in_step", s->op->glue);
     clb_param_num(res, "ops_per_step", s->op->ops_per_step);
+    clb_param_num(res, "steps_per_loop_iteration", s->op->unroll);
     clb_param_num(res, "clock_mhz", mhz);
     clb_param_num(res, "cycles", mhz > 0 ? ns * mhz * 1e-3 : NAN);
     clb_param_num(res, "simd_group_lanes", (double)mult);
@@ -218,7 +226,7 @@ static clb_error op_validate(lat_state *s, clb_diag *d)
     size_t es = elem_size(s->op);
     CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, 0, s->gsz * es, buf, 0, NULL, NULL));
     for (size_t i = 0; i < s->gsz; i += s->gsz > 1 ? s->gsz - 1 : 1) {
-        double want = host_chain(s->op, lane_input(s, i), s->a, s->b, 16u * (uint64_t)s->iters), got;
+        double want = host_chain(s->op, lane_input(s, i), s->a, s->b, (uint64_t)s->op->unroll * (uint64_t)s->iters), got;
         float f;
         cl_uint u;
         if (es == sizeof(double))
@@ -247,7 +255,7 @@ static clb_error dist_point(clb_ctx *c, lat_state *s, cl_program prog, size_t dd
     char name[32];
     cl_kernel k = NULL;
     double t = 0;
-    cl_int iters = total / (cl_int)(8 * dd) > 0 ? total / (cl_int)(8 * dd) : 1;
+    cl_int iters = total / (cl_int)(DIST_UNROLL * dd) > 0 ? total / (cl_int)(DIST_UNROLL * dd) : 1;
     snprintf(name, sizeof name, "dist_%zu", dd);
     CLB_CL(d, k = clCreateKernel(prog, name, CLB_ERRP));
     CLB_CL(d, clSetKernelArg(k, 0, sizeof s->in, &s->in));
@@ -257,7 +265,7 @@ static clb_error dist_point(clb_ctx *c, lat_state *s, cl_program prog, size_t dd
     CLB_CL(d, clSetKernelArg(k, 4, sizeof iters, &iters));
     if (clb_ua_time(c, k, 1, 1, &t) != CLB_OK)
         goto cleanup;
-    *gops = 1e-9 * 8.0 * (double)dd * iters / t;
+    *gops = 1e-9 * DIST_UNROLL * (double)dd * iters / t;
     s->dist_d = dd;
     s->dist_iters = iters;
 cleanup:
@@ -341,7 +349,7 @@ static clb_error dist_validate(lat_state *s, clb_diag *d)
     float got = 0, want = 0;
     CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
     for (size_t j = 0; j < s->dist_d; j++)
-        want += clb_ua_fma_chain(s->fin0 + (float)j, s->fa, s->fb, 8u * (uint64_t)s->dist_iters);
+        want += clb_ua_fma_chain(s->fin0 + (float)j, s->fa, s->fb, (uint64_t)DIST_UNROLL * (uint64_t)s->dist_iters);
     if (!(fabsf(got - want) <= 1e-5f * fmaxf(1.0f, fabsf(want))))
         CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "distance %zu: sum %.9g, host %.9g", s->dist_d, got, want);
 cleanup:
@@ -358,9 +366,9 @@ clb_error clb_latency_run(clb_ctx *c, clb_result *res)
     s.op = dist ? &ops[2] : op_named(c->bench->arg);
     if (!s.op)
         CLB_FAIL(d, CLB_ERR_USAGE, "unknown latency operation");
-    snprintf(prefix, sizeof prefix, "%s#define T %s\n#define STEP(x) %s\n%s",
+    snprintf(prefix, sizeof prefix, "%s#define T %s\n#define STEP(x) %s\n#define UNROLL %d\n#define DUNROLL %d\n%s",
              s.op->kind == D_FMA ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
-             s.op->type, s.op->step, dist ? "#define WITH_DIST 1\n" : "");
+             s.op->type, s.op->step, s.op->unroll, DIST_UNROLL, dist ? "#define WITH_DIST 1\n" : "");
     if (clb_build(c, "latency", prefix, NULL, &prog) != CLB_OK)
         goto cleanup;
     clb_ua_dump_binary(c, prog, c->bench->name);
