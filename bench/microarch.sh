@@ -43,6 +43,10 @@ while IFS=$'\t' read -r pd pname; do
         if [ "$kind" = nvidia ]; then
             f="$out/dump-$tag/latency.fp32_fma.bin"
             [ -f "$f" ] && echo "PTX latency.fp32_fma: $(grep -c 'fma.rn.f32' "$f") fma.rn.f32, $(grep -cE '^\s*(add|mul)\.(rn\.)?f32' "$f") separate add/mul.f32"
+            f="$out/dump-$tag/latency.int32_add.bin"
+            [ -f "$f" ] && echo "PTX latency.int32_add: $(grep -cE '^\s*add\.[su]32' "$f") add.s32/u32, $(grep -cE '^\s*(shl|mad)\.' "$f") shl/mad (a reassociated chain would show these)"
+            f="$out/dump-$tag/latency.int32_mul.bin"
+            [ -f "$f" ] && echo "PTX latency.int32_mul: $(grep -cE '^\s*mul\.lo\.[su]32' "$f") mul.lo"
             f="$out/dump-$tag/branch.bin"
             [ -f "$f" ] && echo "PTX branch: $(grep -cE '@%p[0-9]+ bra' "$f") predicated branches, $(grep -c 'fma.rn.f32' "$f") fma.rn.f32, $(grep -c 'selp' "$f") selp"
         else
