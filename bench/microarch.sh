@@ -50,14 +50,20 @@ while IFS=$'\t' read -r pd pname; do
             f="$out/dump-$tag/branch.bin"
             [ -f "$f" ] && echo "PTX branch: $(grep -cE '@%p[0-9]+ bra' "$f") predicated branches, $(grep -c 'fma.rn.f32' "$f") fma.rn.f32, $(grep -c 'selp' "$f") selp"
         else
-            for k in chain diverge branch_seed dist_8; do
-                for so in $(find "$out/pocl-cache-$tag" -name "$k.so" 2>/dev/null | head -3); do
+            # Work-group-size specializations (1-1-1, 8-1-1, 1024-1-1) of each kernel; of the 12
+            # `chain` programs (one per op) only those with FMAs (fp32/fp64 fma) are shown.
+            for k in chain diverge branch_seed dist_1 dist_8 dist_32; do
+                for so in $(find "$out/pocl-cache-$tag" -name "$k.so" -path '*-1-1-*' 2>/dev/null); do
                     dis=$(objdump -d "$so" 2>/dev/null)
-                    echo "PoCL $k ($(basename "$(dirname "$so")")): scalar vfmadd*ss $(grep -cE 'vfmadd[0-9]+ss' <<<"$dis"), vector vfmadd*ps xmm/ymm/zmm $(grep -cE 'vfmadd[0-9]+ps' <<<"$dis"), vblendv $(grep -c vblendv <<<"$dis"), vaddss $(grep -c vaddss <<<"$dis")"
+                    ss=$(grep -cE 'vfmadd[0-9]+s[sd]' <<<"$dis") ps=$(grep -cE 'vfmadd[0-9]+p[sd]' <<<"$dis")
+                    [ "$k" = chain ] && [ $((ss + ps)) = 0 ] && continue
+                    echo "PoCL $k ($(basename "$(dirname "$so")")): scalar vfmadd*ss/sd $ss, vector vfmadd*ps/pd $ps, vblendv $(grep -c vblendv <<<"$dis"), vaddss $(grep -c vaddss <<<"$dis")"
                 done
             done
         fi
     } | tee "$out/code-$tag.txt"
+    # The PoCL kernel cache and binary dumps are large; keep them only on request.
+    [ "${MICROARCH_KEEP_CACHE:-0}" = 1 ] || rm -rf "$out/pocl-cache-$tag" $([ "$kind" = nvidia ] || echo "$out/dump-$tag")
     python3 - "$out/microarch-$tag.json" "$out/native-latency.txt" "$out/clpeak-sp-$tag.txt" "$out/nvidia-smi-after-$tag.csv" "$kind" <<'PY' | tee "$out/summary-$tag.txt"
 import json, re, sys, os
 doc = json.load(open(sys.argv[1])); native_f, clpeak_f, smi_f, kind = sys.argv[2:6]
