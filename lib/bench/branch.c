@@ -161,6 +161,11 @@ static void derived_width(clb_ctx *c, clb_result *res, size_t multiple, double i
     clb_param_num(res, "kernel_preferred_multiple", (double)multiple);
     if (isfinite(dw))
         clb_param_str(res, "agrees_with_derived", inferred == dw ? "yes" : "no");
+    if (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU)
+        clb_param_str(res, "cpu_note",
+                      "CPU OpenCL (PoCL) runs the work-items of a kernel with loops as scalar code "
+                      "one after another: no divergence penalty at any B, width 1; the preferred "
+                      "multiple is what its vectorizer could use, not what this kernel got");
     cJSON_Delete(der);
 }
 
