@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static int fails;
 #define CHECK(cond)                                                      \
@@ -130,8 +131,31 @@ static void test_median(void)
     CHECK(clb_median(b, 4) == 2.5);
 }
 
+/* The host's fma chain (used to validate kernels) must equal the naive loop, early exits at a
+ * fixed point or a 2-cycle included. */
+static void test_fma_chain(void)
+{
+    const float as[] = {0.5f, 0.875f, -0.9375f, -1.0f, 0.99999994f};
+    const float bs[] = {0.3f, 0.0625f, 1.0f, 0.0f};
+    const uint64_t ns[] = {0, 1, 2, 3, 10, 101, 1000, 4097};
+    for (size_t i = 0; i < sizeof as / sizeof as[0]; i++)
+        for (size_t j = 0; j < sizeof bs / sizeof bs[0]; j++)
+            for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+                float x = 1.25f;
+                for (uint64_t s = 0; s < ns[k]; s++)
+                    x = fmaf(x, as[i], bs[j]);
+                float got = clb_ua_fma_chain(1.25f, as[i], bs[j], ns[k]);
+                if (memcmp(&got, &x, sizeof x) != 0) {
+                    fprintf(stderr, "fma chain a=%g b=%g n=%llu: %.9g, naive %.9g\n", (double)as[i],
+                            (double)bs[j], (unsigned long long)ns[k], (double)got, (double)x);
+                    fails++;
+                }
+            }
+}
+
 int main(void)
 {
+    test_fma_chain();
     test_knee();
     test_width();
     test_median();

@@ -143,18 +143,16 @@ cleanup:
 
 float clb_ua_fma_chain(float x, float a, float b, uint64_t n)
 {
-    float prev = x, prev2 = x;
+    float prev = x;
     for (uint64_t i = 0; i < n; i++) {
         float nx = fmaf(x, a, b);
-        if (i >= 2 && nx == prev) /* 2-cycle: x, nx, x, nx ... */
+        if (i >= 1 && nx == prev) /* 2-cycle: x, nx, x, nx ... */
             return (n - i - 1) % 2 ? x : nx;
         if (nx == x) /* fixed point */
             return x;
-        prev2 = prev;
         prev = x;
         x = nx;
     }
-    (void)prev2;
     return x;
 }
 
