@@ -13,6 +13,15 @@ clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d);
 /* lib/bench/transfer.c */
 clb_error clb_transfer_run(clb_ctx *c, clb_result *res);
 clb_error clb_transfer_validate(clb_ctx *c, void *state, clb_diag *d);
+/* lib/bench/branch.c, latency.c, atomics.c, sustained.c (microarchitecture probes) */
+clb_error clb_branch_run(clb_ctx *c, clb_result *res);
+clb_error clb_branch_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_latency_run(clb_ctx *c, clb_result *res);
+clb_error clb_latency_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_atomics_run(clb_ctx *c, clb_result *res);
+clb_error clb_atomics_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_sustained_run(clb_ctx *c, clb_result *res);
+clb_error clb_sustained_validate(clb_ctx *c, void *state, clb_diag *d);
 
 static const clb_bench registry[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -80,6 +89,51 @@ static const clb_bench registry[] = {
     {"transfer.bidirectional", "transfer",
      "host->device and device->host at once on two in-order queues, pinned memory (GB/s, both directions)",
      CLB_REQ_NONE, clb_transfer_run, clb_transfer_validate, "bidirectional"},
+    /* ---- microarchitecture probes (issue 6): branch, latency, atomics, sustained ---- */
+    {"branch.seed", "branch", "seed 000 4.3.4: time(data-dependent add-or-subtract) / time(straight adds), one work-item (ratio)",
+     CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "seed"},
+    {"branch.divergence", "branch", "divergence sweep over block B: inferred SIMD/warp width (work-items), curve in params",
+     CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "divergence"},
+    {"latency.fp32_add", "latency", "dependent fp32 add chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_add"},
+    {"latency.fp32_mul", "latency", "dependent fp32 mul chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_mul"},
+    {"latency.fp32_fma", "latency", "dependent fp32 fma chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_fma"},
+    {"latency.fp64_fma", "latency", "dependent fp64 fma chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_FP64 | CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp64_fma"},
+    {"latency.int32_add", "latency", "dependent int32 add chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "int32_add"},
+    {"latency.int32_mul", "latency", "dependent int32 mul chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "int32_mul"},
+    {"latency.fp32_div", "latency", "dependent fp32 div (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_div"},
+    {"latency.fp32_native_divide", "latency", "dependent native_divide (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_native_divide"},
+    {"latency.fp32_sqrt", "latency", "dependent sqrt (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_sqrt"},
+    {"latency.fp32_native_sqrt", "latency", "dependent native_sqrt (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_native_sqrt"},
+    {"latency.fp32_exp", "latency", "dependent exp chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_exp"},
+    {"latency.fp32_native_exp", "latency", "dependent native_exp chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_native_exp"},
+    {"latency.distance", "latency", "seed 000 4.3.5: fp32 fma dependency distance 1..32, two-line knee (operations in flight)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "distance"},
+    {"atomics.global_add_uncontended", "atomics", "global atomic_add, one address per work-item (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "global_add_uncontended"},
+    {"atomics.global_add_contended", "atomics", "global atomic_add, all work-items on one address (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "global_add_contended"},
+    {"atomics.local_add_uncontended", "atomics", "local atomic_add, one address per work-item (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "local_add_uncontended"},
+    {"atomics.local_add_contended", "atomics", "local atomic_add, one address per work-group (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "local_add_contended"},
+    {"atomics.global_add_latency", "atomics", "global atomic_add dependent chain, one work-item (ns/op)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "global_add_latency"},
+    {"atomics.local_add_latency", "atomics", "local atomic_add dependent chain, one work-item (ns/op)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "local_add_latency"},
+    {"sustained.fp32", "sustained", "fp32 fma throughput held for CLBENCH_SUSTAINED_S (60 s; --quick 2 s): steady GFLOP/s, per-second curve, clocks/temperature/power",
+     CLB_REQ_COMPILER, clb_sustained_run, clb_sustained_validate, "fp32"},
 };
 
 size_t clb_bench_count(void) { return sizeof registry / sizeof registry[0]; }

@@ -1,0 +1,181 @@
+/* Helpers shared by the microarchitecture probes (branch, latency, atomics, sustained). */
+#include "../microarch.h"
+
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+
+clb_error clb_ua_time(clb_ctx *c, cl_kernel k, size_t gsz, size_t lsz, double *s)
+{
+    clb_diag *d = &c->diag;
+    cl_command_queue q = clb_device_queue(c->dev);
+    cl_event ev = NULL;
+    cl_ulong t[4];
+    clb_diag_clear(d);
+    double t0 = clb_now();
+    CLB_CL(d, clEnqueueNDRangeKernel(q, k, 1, NULL, &gsz, lsz ? &lsz : NULL, 0, NULL, &ev));
+    CLB_CL(d, clWaitForEvents(1, &ev));
+    double wall = clb_now() - t0;
+    if (clb_event_times(ev, t, d) != CLB_OK)
+        goto cleanup;
+    if (t[3] <= t[2])
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling END is not after START");
+    *s = 1e-9 * (double)(t[3] - t[2]);
+    /* As in the runner: an event cannot outlast the host's wait for it. */
+    if (*s > 1.02 * wall + 50e-6)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling event %.6f s exceeds the wall clock %.6f s",
+                 *s, wall);
+cleanup:
+    if (ev)
+        clReleaseEvent(ev);
+    return d->err;
+}
+
+clb_error clb_ua_kernel_sizes(clb_ctx *c, cl_kernel k, size_t *multiple, size_t *max_wg)
+{
+    clb_diag *d = &c->diag;
+    cl_device_id id = clb_device_reference(c->dev)->device;
+    clb_diag_clear(d);
+    CLB_CL(d, clGetKernelWorkGroupInfo(k, id, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                       sizeof *multiple, multiple, NULL));
+    CLB_CL(d, clGetKernelWorkGroupInfo(k, id, CL_KERNEL_WORK_GROUP_SIZE, sizeof *max_wg, max_wg,
+                                       NULL));
+cleanup:
+    return d->err;
+}
+
+double clb_ua_clock_mhz(clb_ctx *c)
+{
+    cl_uint mhz = 0;
+    if (clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_CLOCK_FREQUENCY,
+                        sizeof mhz, &mhz, NULL) != CL_SUCCESS)
+        return 0;
+    return mhz;
+}
+
+cJSON *clb_ua_params(clb_result *res)
+{
+    if (!res->params)
+        res->params = cJSON_CreateObject();
+    return res->params;
+}
+
+void clb_ua_curve(clb_result *res, const char *label, const char *x_name, const char *x_unit,
+                  const char *y_name, const char *y_unit, int x_log, const double *x,
+                  const double *y, size_t n)
+{
+    cJSON *p = clb_ua_params(res), *cv = cJSON_CreateObject(), *pts = cJSON_CreateArray();
+    if (!p || !cv || !pts) {
+        cJSON_Delete(cv);
+        cJSON_Delete(pts);
+        return;
+    }
+    cJSON_AddStringToObject(cv, "x_name", x_name);
+    cJSON_AddStringToObject(cv, "x_unit", x_unit);
+    cJSON_AddStringToObject(cv, "y_name", y_name);
+    cJSON_AddStringToObject(cv, "y_unit", y_unit);
+    cJSON_AddBoolToObject(cv, "x_log", x_log);
+    for (size_t i = 0; i < n; i++) {
+        cJSON *pt = cJSON_CreateArray();
+        cJSON_AddItemToArray(pt, clb_json_number(NULL, "", x[i]));
+        cJSON_AddItemToArray(pt, clb_json_number(NULL, "", y[i]));
+        cJSON_AddItemToArray(pts, pt);
+    }
+    cJSON_AddItemToObject(cv, "points", pts);
+    if (!label) {
+        cJSON_DeleteItemFromObjectCaseSensitive(p, "curve");
+        cJSON_AddItemToObject(p, "curve", cv);
+        return;
+    }
+    cJSON_AddStringToObject(cv, "label", label);
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(p, "curves");
+    if (!arr)
+        arr = cJSON_AddArrayToObject(p, "curves");
+    cJSON_AddItemToArray(arr, cv);
+}
+
+void clb_ua_dump_binary(clb_ctx *c, cl_program prog, const char *name)
+{
+    const char *dir = getenv("CLBENCH_DUMP_DIR");
+    size_t size = 0;
+    unsigned char *bin = NULL;
+    char path[1024];
+    if (!dir || !*dir)
+        return;
+    /* One device per program: one binary. */
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
+        size == 0 || !(bin = malloc(size)))
+        return;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
+        snprintf(path, sizeof path, "%s/%s.bin", dir, name);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(bin, 1, size, f);
+            fclose(f);
+            clb_param_str(c->res, "binary_dump", path);
+        }
+    }
+    free(bin);
+}
+
+clb_error clb_ua_calibrate(clb_ctx *c, cl_kernel k, cl_uint arg, size_t gsz, size_t lsz,
+                           cl_int start, cl_int max, cl_int *iters)
+{
+    clb_diag *d = &c->diag;
+    cl_int n = start;
+    double t = 0;
+    clb_diag_clear(d);
+    CLB_CL(d, clSetKernelArg(k, arg, sizeof n, &n));
+    /* Twice: the first launch pays one-time costs. */
+    if (clb_ua_time(c, k, gsz, lsz, &t) != CLB_OK || clb_ua_time(c, k, gsz, lsz, &t) != CLB_OK)
+        goto cleanup;
+    while (!c->opts->quick && t < 0.5 * c->opts->target_s && n <= max / 2 &&
+           2 * t < 0.5 * c->opts->watchdog_s) {
+        n *= 2;
+        CLB_CL(d, clSetKernelArg(k, arg, sizeof n, &n));
+        if (clb_ua_time(c, k, gsz, lsz, &t) != CLB_OK)
+            goto cleanup;
+    }
+    *iters = n;
+cleanup:
+    return d->err;
+}
+
+float clb_ua_fma_chain(float x, float a, float b, uint64_t n)
+{
+    float prev = x;
+    for (uint64_t i = 0; i < n; i++) {
+        float nx = fmaf(x, a, b);
+        if (i >= 1 && nx == prev) /* 2-cycle: x, nx, x, nx ... */
+            return (n - i - 1) % 2 ? x : nx;
+        if (nx == x) /* fixed point */
+            return x;
+        prev = x;
+        x = nx;
+    }
+    return x;
+}
+
+clb_error clb_ua_random_floats(clb_ctx *c, size_t n, float lo, float hi, uint64_t seed,
+                               float **host, cl_mem *buf)
+{
+    clb_diag *d = &c->diag;
+    uint64_t st = seed;
+    float *h = malloc(n * sizeof *h);
+    clb_diag_clear(d);
+    *buf = NULL;
+    if (!h)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    clb_rand64(&st);
+    for (size_t i = 0; i < n; i++)
+        h[i] = lo + (hi - lo) * (float)((double)(clb_rand64(&st) >> 11) * 0x1p-53);
+    CLB_CL(d, *buf = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                    n * sizeof *h, h, CLB_ERRP));
+cleanup:
+    if (d->err != CLB_OK) {
+        free(h);
+        h = NULL;
+    }
+    *host = h;
+    return d->err;
+}
