@@ -20,7 +20,8 @@
  * Operand patterns keep values bounded (seed 000 §4.3.1, after SHOC):
  *   add: x += a, then x += b with b ~ -a (reg/arg); pingpong x = y - x, y = x - y (period 6)
  *   mul: x *= q, then x *= 1/q (reg/arg)
- *   mad, fma, mad(): x = x*q + c with 0.9 <= q <= 0.99 (reg/arg);
+ *   mad, fma, mad(): x = x*q + c with q = 1 at run time, c ~ 2^-20 (reg/arg): x*q is
+ *                    exact, so fused or not gives the same bits, and x grows with every step;
  *                    pingpong x = x*p + y, y = y*p + x with p = -1 (a rotation, period 3)
  *   uint add, mul: pingpong only, since a compiler may legally fold a loop-invariant
  *     integer operand (x + a + b) or a linear recurrence: add is x = x + y, y = y ^ x (the
