@@ -14,8 +14,8 @@ set -u
 out=${1:?usage: bench/compute.sh OUTDIR [clbench-binary]}
 bin=${2:-build/clbench}
 native=$(dirname "$bin")/native_peak
-rows_gpu=${COMPUTE_ROWS_GPU:-"compute.fp32.fma compute.fp32.mad compute.fp32.add compute.fp64.fma compute.fp64.mad compute.int32.mad"}
-rows_cpu=${COMPUTE_ROWS_CPU:-"compute.fp32.fma compute.fp32.mad compute.fp64.fma compute.fp64.mad"}
+rows_gpu=${COMPUTE_ROWS_GPU:-"compute.fp32.fma compute.fp32.mad compute.fp64.fma compute.fp64.mad compute.int32.mad"}
+rows_cpu=${COMPUTE_ROWS_CPU:-"compute.fp32.fma compute.fp32.mad compute.fp64.fma"}
 mkdir -p "$out"
 [ -x "$bin" ] || { echo "no clbench binary at $bin (build first)"; exit 2; }
 date -u +%FT%TZ >"$out/date.txt"
