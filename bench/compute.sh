@@ -42,7 +42,9 @@ if command -v nvidia-smi >/dev/null 2>&1; then
     nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv \
         -l 1 >"$out/nvidia-smi-during.csv" 2>&1 &
     smi_pid=$!
+    trap 'kill "$smi_pid" 2>/dev/null' EXIT
 fi
+t_start=$(date +%s)
 
 while read -r p d type name; do
     [ -n "${p:-}" ] || continue
@@ -55,9 +57,10 @@ while read -r p d type name; do
     # shellcheck disable=SC2086
     env ${env_native[@]+"${env_native[@]}"} timeout 300 "$bin" run -d "$p:$d" $rows --reps 10 \
         --json "$out/clbench_$tag.json" >"$out/clbench_$tag.txt" 2>"$out/clbench_$tag.err"
-    echo "clbench exit $?" >>"$out/clbench_$tag.txt"
+    echo "clbench exit $? after $(( $(date +%s) - t_start )) s" >>"$out/clbench_$tag.txt"
     timeout 240 clpeak -p "$p" -d "$d" --compute-sp --compute-dp >"$out/clpeak_$tag.txt" 2>&1
-    echo "clpeak exit $?" >>"$out/clpeak_$tag.txt"
+    echo "clpeak exit $? after $(( $(date +%s) - t_start )) s" >>"$out/clpeak_$tag.txt"
+    tail -n1 "$out/clbench_$tag.txt"; tail -n1 "$out/clpeak_$tag.txt"
 done <<<"$devices"
 
 if [ -n "$smi_pid" ]; then

@@ -14,7 +14,7 @@
  * per core (/proc/cpuinfo siblings / cpu cores). Clock = the highest of the OpenCL clock,
  * /proc/cpuinfo "cpu MHz", cpufreq's cpuinfo_max_freq and a measured dependent-add chain
  * (x86-64), because virtual machines often report only the base clock.
- * A measurement may exceed the GPU figure by 2% (clock rounding) and the CPU figure by 25%
+ * A measurement may exceed the GPU figure by 2% (clock rounding) and the CPU figure by 50%
  * (turbo beyond every clock we can see) before it counts as implausible. */
 #include "devdb.h"
 
@@ -220,7 +220,7 @@ double clb_devdb_peak(clb_device *dev, unsigned precision, unsigned ops, char *h
         return NAN;
     }
     if (type & CL_DEVICE_TYPE_CPU) {
-        *slack = 1.25;
+        *slack = 1.5;
         return cpu_peak(dev, precision, ops, how, how_n);
     }
     return gpu_peak(dev, precision, ops, how, how_n);

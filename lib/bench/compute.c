@@ -204,7 +204,16 @@ static clb_error add_point(cstate *s, const cm_config *cfg, int stage)
     point *p = &s->pts[s->npts];
     p->cfg = *cfg;
     p->stage = stage;
-    if (screen(s, cfg, &p->rate) != CLB_OK)
+    if (build_config(s, cfg) != CLB_OK)
+        return s->c->diag.err;
+    /* A kernel that allows fewer work-items per group (registers) runs at the largest
+     * power of two it allows; the point records the size that ran. */
+    while (p->cfg.wg > s->kernel_wg && p->cfg.wg > 1)
+        p->cfg.wg /= 2;
+    for (size_t i = 0; i < s->npts; i++)
+        if (memcmp(&s->pts[i].cfg, &p->cfg, sizeof p->cfg) == 0)
+            return CLB_OK;
+    if (screen(s, &p->cfg, &p->rate) != CLB_OK)
         return s->c->diag.err;
     s->npts++;
     return CLB_OK;
