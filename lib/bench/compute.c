@@ -23,6 +23,7 @@ typedef struct point {
     cm_config cfg;
     double rate; /* screened G(FL)OP/s; NaN when the configuration did not run */
     int stage;
+    char error[160]; /* why it did not run (build or launch failure), else "" */
 } point;
 
 typedef struct cstate {
@@ -194,6 +195,22 @@ static clb_error screen(cstate *s, const cm_config *cfg, double *rate)
     return CLB_OK;
 }
 
+/* One configuration that does not build or launch (a compiler limit, out of resources)
+ * is a point that did not run, not a failed row; other errors still end the row. */
+static clb_error skip_point(cstate *s, point *p)
+{
+    clb_diag *d = &s->c->diag;
+    if (d->err != CLB_ERR_BUILD && d->err != CLB_ERR_CL)
+        return d->err;
+    clb_diag_format(d, p->error, sizeof p->error);
+    clb_diag_clear(d);
+    cJSON_DeleteItemFromObjectCaseSensitive(s->c->res->params, "build_log");
+    release_kernel(s);
+    p->rate = NAN;
+    s->npts++;
+    return CLB_OK;
+}
+
 static clb_error add_point(cstate *s, const cm_config *cfg, int stage)
 {
     for (size_t i = 0; i < s->npts; i++)
@@ -202,10 +219,12 @@ static clb_error add_point(cstate *s, const cm_config *cfg, int stage)
     if (s->npts == MAX_POINTS)
         return CLB_OK;
     point *p = &s->pts[s->npts];
+    memset(p, 0, sizeof *p);
     p->cfg = *cfg;
     p->stage = stage;
+    p->rate = NAN;
     if (build_config(s, cfg) != CLB_OK)
-        return s->c->diag.err;
+        return skip_point(s, p);
     /* A kernel that allows fewer work-items per group (registers) runs at the largest
      * power of two it allows; the point records the size that ran. */
     while (p->cfg.wg > s->kernel_wg && p->cfg.wg > 1)
@@ -214,7 +233,7 @@ static clb_error add_point(cstate *s, const cm_config *cfg, int stage)
         if (memcmp(&s->pts[i].cfg, &p->cfg, sizeof p->cfg) == 0)
             return CLB_OK;
     if (screen(s, &p->cfg, &p->rate) != CLB_OK)
-        return s->c->diag.err;
+        return skip_point(s, p);
     s->npts++;
     return CLB_OK;
 }
@@ -317,6 +336,8 @@ static cJSON *point_json(const point *p)
     cJSON_AddNumberToObject(o, "wg", (double)p->cfg.wg);
     cJSON_AddNumberToObject(o, "stage", p->stage);
     clb_json_number(o, "screen_rate", p->rate);
+    if (p->error[0])
+        cJSON_AddStringToObject(o, "error", p->error);
     return o;
 }
 
@@ -496,7 +517,8 @@ static clb_error final_measure(cstate *s, clb_result *res)
     clb_result tmp[2];
     size_t ok = 0, best = 0;
     if (n == 0)
-        return clb_diag_set(&s->c->diag, CLB_ERR_INVALID_TIMING, "no configuration ran");
+        return clb_diag_set(&s->c->diag, CLB_ERR_BUILD, "no configuration ran; the first: %s",
+                            s->npts ? s->pts[0].error : "none tried");
     for (size_t i = 0; i < 2; i++)
         clb_result_init(&tmp[i], res->name, res->group);
     for (size_t i = 0; i < n; i++) {
