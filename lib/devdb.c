@@ -178,6 +178,12 @@ static double cpu_peak(clb_device *dev, unsigned precision, unsigned ops, char *
     double siblings = cpuinfo_max("siblings"), cores = cpuinfo_max("cpu cores");
     unsigned smt = siblings > 0 && cores > 0 && siblings >= cores ? (unsigned)(siblings / cores) : 1;
     unsigned phys = cus / smt ? cus / smt : 1;
+    const char *env = getenv("CLBENCH_CLOCK_MHZ");
+    if (env && atof(env) > 0) {
+        snprintf(how, n, "%u cores (%u compute units / %u SMT) x %u lanes x %u ops x %.0f MHz "
+                 "(CLBENCH_CLOCK_MHZ); %s", phys, cus, smt, lanes, ops, atof(env), why);
+        return clb_devdb_formula(phys, lanes, ops, atof(env));
+    }
     double m_info = cpuinfo_max("cpu MHz"), m_freq = cpufreq_max_mhz(), m_meas = measured_mhz();
     double mhz = fmax(fmax((double)mhz_cl, m_info), fmax(m_freq, m_meas));
     snprintf(how, n,
