@@ -13,7 +13,7 @@
  * (Haswell and later, Zen 2/3) 16; FP64 half of that. Cores = compute units / SMT threads
  * per core (/proc/cpuinfo siblings / cpu cores). Clock = the highest of the OpenCL clock,
  * /proc/cpuinfo "cpu MHz", cpufreq's cpuinfo_max_freq and a measured dependent-add chain
- * (x86-64), because virtual machines often report only the base clock.
+ * (x86-64), because virtual machines often report only the base clock; CLBENCH_CLOCK_MHZ, when set, replaces all of them.
  * A measurement may exceed the GPU figure by 2% (clock rounding) and the CPU figure by 50%
  * (turbo beyond every clock we can see) before it counts as implausible. */
 #include "devdb.h"
