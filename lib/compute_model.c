@@ -14,7 +14,7 @@ const char *cm_type_name(cm_type t)
 
 const char *cm_op_name(cm_op op)
 {
-    static const char *n[] = {"?", "add", "mul", "mad", "fma", "mad_builtin", "mad24"};
+    static const char *n[] = {"?", "add", "mul", "mad", "fma", "mad_builtin", "mad24", "dot4"};
     return n[op];
 }
 
@@ -40,12 +40,15 @@ int cm_is_int(cm_type t) { return t == CM_INT32 || t == CM_INT24; }
 int cm_shape_valid(cm_row r, cm_shape s, unsigned chains)
 {
     if (s == CM_PINGPONG)
-        return chains % 2 == 0 && r.op != CM_MAD24 && !(r.op == CM_MUL && !cm_is_int(r.type));
+        return chains % 2 == 0 && r.op != CM_MAD24 && r.op != CM_DOT4 &&
+               !(r.op == CM_MUL && !cm_is_int(r.type));
     /* Integer add and mul with a loop-invariant operand could be folded by the compiler. */
     return !(cm_is_int(r.type) && (r.op == CM_ADD || r.op == CM_MUL));
 }
 
-unsigned cm_op_weight(cm_op op) { return op == CM_ADD || op == CM_MUL ? 1u : 2u; }
+int cm_width_valid(cm_row r, unsigned w) { return r.op != CM_DOT4 || w == 1; }
+
+unsigned cm_op_weight(cm_op op) { return op == CM_DOT4 ? 8u : op == CM_ADD || op == CM_MUL ? 1u : 2u; }
 
 double cm_ops_per_iter_lane(cm_op op, unsigned chains)
 {
@@ -280,6 +283,14 @@ static uint32_t mad24u(uint32_t x, uint32_t y, uint32_t z)
     return (uint32_t)((uint64_t)(x & 0xFFFFFFu) * (y & 0xFFFFFFu) + z);
 }
 
+static uint32_t dot4u(uint32_t a, uint32_t b)
+{
+    uint32_t s = 0;
+    for (int i = 0; i < 32; i += 8)
+        s += ((a >> i) & 0xFFu) * ((b >> i) & 0xFFu);
+    return s;
+}
+
 static uint32_t u_lane(cm_row r, const cm_config *cfg, const cm_inputs *in, const cm_args *a,
                        unsigned lane, uint64_t iters)
 {
@@ -292,7 +303,9 @@ static uint32_t u_lane(cm_row r, const cm_config *cfg, const cm_inputs *in, cons
             for (unsigned j = 0; j < cfg->chains; j += (cfg->shape == CM_PINGPONG ? 2 : 1)) {
                 uint32_t *x = &acc[j], *y = &acc[j + (cfg->shape == CM_PINGPONG)];
                 if (cfg->shape != CM_PINGPONG)
-                    *x = r.op == CM_MAD24 ? mad24u(*x, A, B) & 0xFFFFFFu : *x * A + B;
+                    *x = r.op == CM_MAD24  ? mad24u(*x, A, B) & 0xFFFFFFu
+                         : r.op == CM_DOT4 ? dot4u(*x, A) + B
+                                           : *x * A + B;
                 else if (r.op == CM_ADD) {
                     *x = *x + *y;
                     *y = *y ^ *x;

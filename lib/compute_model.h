@@ -9,7 +9,9 @@
 
 typedef enum { CM_FP32, CM_FP64, CM_FP16, CM_INT32, CM_INT24 } cm_type;
 /* Values match CLB_OP in kernels/compute.cl. */
-typedef enum { CM_ADD = 1, CM_MUL = 2, CM_MAD = 3, CM_FMA = 4, CM_MADFN = 5, CM_MAD24 = 6 } cm_op;
+typedef enum {
+    CM_ADD = 1, CM_MUL = 2, CM_MAD = 3, CM_FMA = 4, CM_MADFN = 5, CM_MAD24 = 6, CM_DOT4 = 7
+} cm_op;
 typedef enum { CM_REG = 0, CM_ARG = 1, CM_PINGPONG = 2 } cm_shape;
 
 #define CM_UNROLL 24 /* steps per loop iteration, as in seed 000 §4.3.1 */
@@ -39,7 +41,10 @@ int cm_is_int(cm_type t);
 
 /* 1 when the kernel defines shape s for the row (pingpong needs an even chain count). */
 int cm_shape_valid(cm_row r, cm_shape s, unsigned chains);
-/* Operations per step, chain and lane: 1 for add and mul, 2 for the multiply-adds. */
+/* 1 when the kernel defines vector width w for the row (dot4: width 1 only). */
+int cm_width_valid(cm_row r, unsigned w);
+/* Operations per step, chain and lane: 1 for add and mul, 2 for the multiply-adds, 8 for
+ * the packed 8-bit dot product with accumulate. */
 unsigned cm_op_weight(cm_op op);
 /* Counted operations of one loop iteration for one lane: CM_UNROLL * chains * weight. */
 double cm_ops_per_iter_lane(cm_op op, unsigned chains);

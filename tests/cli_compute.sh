@@ -9,7 +9,7 @@ set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-rows=('compute.fp32.*' 'compute.fp64.*' 'compute.int*')
+rows=('compute.fp32.*' 'compute.fp64.*' 'compute.int32.*' 'compute.int24.*')
 "$bin" run "${rows[@]}" --quick --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
 cat "$tmp/table.txt"
 python3 "$check" "$tmp/out.json" --min-results 13 --expect-status ok || fails=$((fails+1))
@@ -19,7 +19,7 @@ doc = json.load(open(sys.argv[1]))
 bad = 0
 for r in doc["devices"][0]["results"]:
     p, name = r["params"], r["name"]
-    weight = 1 if name.split(".")[-1] in ("add", "mul") else 2
+    weight = 1 if name.split(".")[-1] in ("add", "mul") else 8 if name.endswith("dot4") else 2
     want = 24 * p["chains"] * weight
     checks = {
         "ops_per_op": p["ops_per_op"] == weight,
@@ -37,19 +37,21 @@ for r in doc["devices"][0]["results"]:
             print(f"FAIL: {name}: {k} (params {p.get(k)})"); bad += 1
 sys.exit(1 if bad else 0)
 PY
-# Half precision: unsupported with a reason unless the device has cl_khr_fp16.
-"$bin" run 'compute.fp16.*' --quick --json "$tmp/h.json" >/dev/null
+# Half precision and 8-bit dot products: unsupported with a reason unless the device has
+# cl_khr_fp16 / cl_khr_integer_dot_product.
+"$bin" run 'compute.fp16.*' 'compute.int8.*' --quick --json "$tmp/h.json" >/dev/null
 python3 - "$tmp/h.json" <<'PY' || fails=$((fails+1))
 import json, sys
 doc = json.load(open(sys.argv[1]))
 exts = doc["devices"][0]["device"].get("CL_DEVICE_EXTENSIONS", "")
 rs = doc["devices"][0]["results"]
-assert len(rs) == 3, rs
+assert len(rs) == 4, rs
 for r in rs:
-    if "cl_khr_fp16" in exts:
+    ext = "cl_khr_integer_dot_product" if r["name"].startswith("compute.int8") else "cl_khr_fp16"
+    if ext in exts:
         assert r["status"] == "ok", (r["name"], r["status"], r["reason"])
     else:
-        assert r["status"] == "unsupported" and "cl_khr_fp16" in r["reason"], (r["name"], r["status"], r["reason"])
+        assert r["status"] == "unsupported" and ext in r["reason"], (r["name"], r["status"], r["reason"])
 PY
 [ $? = 0 ] || echo "FAIL: fp16 status"
 # A rate above the theoretical peak is implausible: with the clock forced to 1 MHz every

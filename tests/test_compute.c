@@ -22,7 +22,7 @@ static void test_counts(void)
     cm_config cfg = {4, 8, CM_REG, 64};
     CHECK(cm_op_weight(CM_ADD) == 1 && cm_op_weight(CM_MUL) == 1);
     CHECK(cm_op_weight(CM_FMA) == 2 && cm_op_weight(CM_MAD) == 2 && cm_op_weight(CM_MADFN) == 2);
-    CHECK(cm_op_weight(CM_MAD24) == 2);
+    CHECK(cm_op_weight(CM_MAD24) == 2 && cm_op_weight(CM_DOT4) == 8);
     CHECK(cm_ops_per_iter_lane(CM_FMA, 8) == 24.0 * 8 * 2);
     CHECK(cm_ops_per_iter_lane(CM_ADD, 3) == 72.0);
     /* global 4096 x 10 iterations x width 4 x 24 steps x 8 chains x 2 */
@@ -94,6 +94,27 @@ static void test_reference_int(void)
 
 /* The bound accepts the reference and rejects a result one part in 10^4 off (fp32 fma,
  * generated inputs, 16 chains, width 4), and is exact for integers. */
+/* Packed 8-bit dot product chain over one iteration, by hand; width 1 only. */
+static void test_reference_dot4(void)
+{
+    cm_row r = {CM_INT32, CM_DOT4};
+    cm_config cfg = {1, 1, CM_REG, 1};
+    cm_inputs in = {{0}, {0x01020304u, 0x05060708u, 77u, 0}};
+    cm_args a = {{0}, {0}};
+    double out[1], maxabs;
+    cm_reference(r, &cfg, &in, &a, 1, out, &maxabs);
+    uint32_t x = 0x01020304u;
+    for (int s = 0; s < CM_UNROLL; s++) {
+        uint32_t d = 0;
+        for (int i = 0; i < 4; i++)
+            d += ((x >> (8 * i)) & 255u) * ((0x05060708u >> (8 * i)) & 255u);
+        x = d + 77u;
+    }
+    CHECK(out[0] == (double)x);
+    CHECK(cm_width_valid(r, 1) && !cm_width_valid(r, 4));
+    CHECK(!cm_shape_valid(r, CM_PINGPONG, 2) && cm_shape_valid(r, CM_ARG, 1));
+}
+
 static void test_bound(void)
 {
     cm_row r = {CM_FP32, CM_FMA}, rm = {CM_FP32, CM_MAD}, ri = {CM_INT32, CM_MAD};
@@ -139,6 +160,7 @@ int main(void)
     test_half();
     test_reference_add();
     test_reference_int();
+    test_reference_dot4();
     test_bound();
     test_devdb();
     printf("test_compute: %d failure(s)\n", fails);

@@ -97,6 +97,22 @@ cleanup:
     return d->err;
 }
 
+/* -w: PoCL prints clang's harmless -Wpsabi notes (vector arguments of builtins) for every
+ * build. -cl-mad-enable only for mad. The packed dot product's builtins are declared in
+ * OpenCL C 3.0 (feature __opencl_c_integer_dot_product_input_4x8bit_packed): ask for it
+ * where the device is a 3.0 device. */
+static const char *build_options(const cstate *s)
+{
+    char ver[128] = "";
+    if (s->row.op == CM_MAD)
+        return "-cl-mad-enable -w";
+    if (s->row.op != CM_DOT4)
+        return "-w";
+    clGetDeviceInfo(clb_device_reference(s->c->dev)->device, CL_DEVICE_VERSION, sizeof ver - 1,
+                    ver, NULL);
+    return strncmp(ver, "OpenCL 3.", 9) == 0 ? "-cl-std=CL3.0 -w" : "-w";
+}
+
 /* Builds the kernel for cfg unless the current one already matches (wg needs no rebuild). */
 static clb_error build_config(cstate *s, const cm_config *cfg)
 {
@@ -108,10 +124,7 @@ static clb_error build_config(cstate *s, const cm_config *cfg)
         return CLB_OK;
     release_kernel(s);
     make_prefix(s, cfg, prefix, sizeof prefix);
-    /* -w: PoCL prints clang's harmless -Wpsabi notes (vector arguments of builtins) for
-     * every build; the options otherwise change nothing but the contraction for mad. */
-    if (clb_build(s->c, "compute", prefix, s->row.op == CM_MAD ? "-cl-mad-enable -w" : "-w",
-                  &s->prog) != CLB_OK)
+    if (clb_build(s->c, "compute", prefix, build_options(s), &s->prog) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s->k = clCreateKernel(s->prog, "compute", CLB_ERRP));
     CLB_CL(d, clGetKernelWorkGroupInfo(s->k, clb_device_reference(s->c->dev)->device,
@@ -288,7 +301,7 @@ static clb_error stage1(cstate *s, size_t wg)
     size_t nw = quick ? 2 : 5, nc = quick ? 2 : 5;
     cm_shape sh = first_shape(s->row);
     for (size_t i = 0; i < nw; i++)
-        for (size_t j = 0; j < nc; j++) {
+        for (size_t j = 0; j < nc && cm_width_valid(s->row, ws[i]); j++) {
             unsigned ch = cs[j] == 1 && sh == CM_PINGPONG ? 2 : cs[j];
             if (quick && i == 1 && j == 0)
                 continue; /* quick: (1,1), (1,8), (native,8); the likely winner last */
@@ -389,7 +402,7 @@ static void record_config(clb_result *res, const cstate *s)
     clb_param_num(res, "ops_per_op", cm_op_weight(s->row.op));
     clb_param_num(res, "ops_per_iteration_per_lane", cm_ops_per_iter_lane(s->row.op, s->cfg.chains));
     clb_param_num(res, "iterations", (double)s->iters);
-    clb_param_str(res, "build_options", s->row.op == CM_MAD ? "-cl-mad-enable -w" : "-w");
+    clb_param_str(res, "build_options", build_options(s));
 }
 
 /* Theoretical peak, efficiency and the implausibility check. */
@@ -538,6 +551,9 @@ clb_error clb_compute_run(clb_ctx *c, clb_result *res)
 {
     cstate s = {.c = c, .row = *(const cm_row *)c->bench->arg};
     size_t dev_wg = 256;
+    if (s.row.op == CM_DOT4 && !clb_device_has_extension(c->dev, "cl_khr_integer_dot_product"))
+        return clb_diag_set(&c->diag, CLB_ERR_UNSUPPORTED,
+                            "the device has no packed 8-bit dot product (no cl_khr_integer_dot_product)");
     if (setup(&s, &dev_wg) != CLB_OK)
         goto cleanup;
     size_t wg = dev_wg < 256 ? dev_wg : 256;
