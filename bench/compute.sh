@@ -14,7 +14,7 @@ set -u
 out=${1:?usage: bench/compute.sh OUTDIR [clbench-binary]}
 bin=${2:-build/clbench}
 native=$(dirname "$bin")/native_peak
-rows_gpu=${COMPUTE_ROWS_GPU:-"compute.fp32.fma compute.fp32.mad compute.fp64.fma compute.fp64.mad compute.int32.mad"}
+rows_gpu=${COMPUTE_ROWS_GPU:-"compute.fp32.fma compute.fp32.mad compute.fp64.fma compute.fp64.mad compute.int32.mad compute.int8.dot4"}
 rows_cpu=${COMPUTE_ROWS_CPU:-"compute.fp32.fma compute.fp32.mad compute.fp64.fma"}
 mkdir -p "$out"
 [ -x "$bin" ] || { echo "no clbench binary at $bin (build first)"; exit 2; }
@@ -56,9 +56,9 @@ while read -r p d type name; do
     [ "$type" = cpu ] && [ -s "$out/native_peak.json" ] && env_native=(CLBENCH_NATIVE_PEAK="$out/native_peak.json")
     # shellcheck disable=SC2086
     env ${env_native[@]+"${env_native[@]}"} timeout 300 "$bin" run -d "$p:$d" $rows --reps 10 \
-        --json "$out/clbench_$tag.json" >"$out/clbench_$tag.txt" 2>"$out/clbench_$tag.err"
+        --json "$out/clbench_$tag.json" >"$out/clbench_$tag.txt" 2>"$out/clbench_$tag.err" </dev/null
     echo "clbench exit $? after $(( $(date +%s) - t_start )) s" >>"$out/clbench_$tag.txt"
-    timeout 240 clpeak -p "$p" -d "$d" --compute-sp --compute-dp >"$out/clpeak_$tag.txt" 2>&1
+    timeout 240 clpeak -p "$p" -d "$d" --compute-sp --compute-dp >"$out/clpeak_$tag.txt" 2>&1 </dev/null
     echo "clpeak exit $? after $(( $(date +%s) - t_start )) s" >>"$out/clpeak_$tag.txt"
     tail -n1 "$out/clbench_$tag.txt"; tail -n1 "$out/clpeak_$tag.txt"
 done <<<"$devices"
