@@ -60,6 +60,27 @@ double cm_ops_per_launch(cm_op op, const cm_config *cfg, size_t global, uint64_t
     return (double)global * (double)iters * cfg->width * cm_ops_per_iter_lane(op, cfg->chains);
 }
 
+size_t cm_top_k(const double *rates, size_t n, size_t *idx, size_t k)
+{
+    size_t got = 0;
+    for (size_t i = 0; i < n && k > 0; i++) {
+        if (!(rates[i] > 0))
+            continue;
+        if (got < k)
+            idx[got++] = i;
+        else if (rates[i] > rates[idx[k - 1]])
+            idx[k - 1] = i;
+        else
+            continue;
+        for (size_t j = got - 1; j > 0 && rates[idx[j]] > rates[idx[j - 1]]; j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    }
+    return got;
+}
+
 /* ---- IEEE half ---- */
 
 double cm_round_half(double v)

@@ -81,6 +81,11 @@ void cm_reference(cm_row r, const cm_config *cfg, const cm_inputs *in, const cm_
  * roundoff (docs/results/compute.md derives it). */
 double cm_tolerance(cm_row r, const cm_config *cfg, double maxabs);
 
+/* Indices of the k largest positive rates, best first, in idx (k entries at most); NaN,
+ * zero and negative rates (points that did not run) are skipped; ties keep the earlier
+ * point. Returns how many were found. */
+size_t cm_top_k(const double *rates, size_t n, size_t *idx, size_t k);
+
 /* IEEE half helpers (round to nearest even). */
 uint16_t cm_half_bits(double v);
 double cm_half_value(uint16_t h);

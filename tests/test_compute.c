@@ -3,6 +3,7 @@
  * chains, the validation bound (a perturbed result must fail it), and the peak formula. */
 #include "compute_model.h"
 #include "devdb.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,6 +143,26 @@ static void test_bound(void)
     CHECK(maxabs < 100 && isfinite(out[0]));
 }
 
+/* The search's choice from noisy screening rates: NaN (did not run) and non-positive
+ * rates never win, ties keep the earlier point, order is best first. */
+static void test_top_k(void)
+{
+    double r[] = {NAN, 10.0, 55.5, -1.0, 0.0, 55.5, 54.9, NAN, 3.0};
+    size_t idx[3] = {99, 99, 99};
+    CHECK(cm_top_k(r, 9, idx, 2) == 2 && idx[0] == 2 && idx[1] == 5);
+    CHECK(cm_top_k(r, 9, idx, 3) == 3 && idx[2] == 6);
+    double none[] = {NAN, 0.0, -5.0};
+    CHECK(cm_top_k(none, 3, idx, 2) == 0);
+    /* noisy: 200 points around 100 with one true maximum at 150 */
+    double noisy[200];
+    uint64_t st = 7;
+    for (int i = 0; i < 200; i++)
+        noisy[i] = 100 + (double)(clb_rand64(&st) % 2000) / 100.0 - 10.0;
+    noisy[137] = 150;
+    CHECK(cm_top_k(noisy, 200, idx, 1) == 1 && idx[0] == 137);
+    CHECK(cm_top_k(noisy, 200, idx, 2) == 2 && noisy[idx[1]] <= 110 && noisy[idx[1]] >= noisy[0]);
+}
+
 static void test_devdb(void)
 {
     CHECK(clb_devdb_find("NVIDIA Corporation", "NVIDIA H100 80GB HBM3") != NULL);
@@ -162,6 +183,7 @@ int main(void)
     test_reference_int();
     test_reference_dot4();
     test_bound();
+    test_top_k();
     test_devdb();
     printf("test_compute: %d failure(s)\n", fails);
     return fails != 0;

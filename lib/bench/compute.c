@@ -286,21 +286,10 @@ static cm_shape first_shape(cm_row r)
 /* Indices of the best k points by screened rate (k <= 2). */
 static size_t best_points(const cstate *s, size_t *idx, size_t k)
 {
-    size_t got = 0;
-    for (size_t i = 0; i < s->npts; i++) {
-        if (!(s->pts[i].rate > 0))
-            continue;
-        if (got < k)
-            idx[got++] = i;
-        else if (s->pts[i].rate > s->pts[idx[k - 1]].rate)
-            idx[k - 1] = i;
-        for (size_t j = got - 1; j > 0 && s->pts[idx[j]].rate > s->pts[idx[j - 1]].rate; j--) {
-            size_t t = idx[j];
-            idx[j] = idx[j - 1];
-            idx[j - 1] = t;
-        }
-    }
-    return got;
+    double rates[MAX_POINTS];
+    for (size_t i = 0; i < s->npts; i++)
+        rates[i] = s->pts[i].rate;
+    return cm_top_k(rates, s->npts, idx, k);
 }
 
 static clb_error stage1(cstate *s, size_t wg)
