@@ -54,6 +54,9 @@ while read -r p d type name; do
     [ "$type" = gpu ] && rows=$rows_gpu
     env_native=()
     [ "$type" = cpu ] && [ -s "$out/native_peak.json" ] && env_native=(CLBENCH_NATIVE_PEAK="$out/native_peak.json")
+    # PoCL: a fresh kernel cache in OUTDIR, so the generated code of every configuration can
+    # be inspected afterwards (pocl_asm_*.txt counts the FMA instruction forms per kernel).
+    [ "$type" = cpu ] && env_native+=(POCL_CACHE_DIR="$out/pocl_cache_$tag")
     # shellcheck disable=SC2086
     env ${env_native[@]+"${env_native[@]}"} timeout 300 "$bin" run -d "$p:$d" $rows --reps 10 \
         --json "$out/clbench_$tag.json" >"$out/clbench_$tag.txt" 2>"$out/clbench_$tag.err" </dev/null
@@ -61,6 +64,12 @@ while read -r p d type name; do
     timeout 240 clpeak -p "$p" -d "$d" --compute-sp --compute-dp >"$out/clpeak_$tag.txt" 2>&1 </dev/null
     echo "clpeak exit $? after $(( $(date +%s) - t_start )) s" >>"$out/clpeak_$tag.txt"
     tail -n1 "$out/clbench_$tag.txt"; tail -n1 "$out/clpeak_$tag.txt"
+    if [ -d "$out/pocl_cache_$tag" ] && command -v objdump >/dev/null 2>&1; then
+        find "$out/pocl_cache_$tag" -name '*.so' | while read -r so; do
+            echo "$so: $(objdump -d --no-show-raw-insn "$so" | grep -oE 'vfmadd[0-9]+(ps|pd|ss|sd) [^,]*' \
+                | sed -E 's/ %?([xyz]mm).*/ \1/; s/vfmadd[0-9]+/vfmadd/' | sort | uniq -c | tr '\n' ' ')"
+        done >"$out/pocl_asm_$tag.txt"
+    fi
 done <<<"$devices"
 
 if [ -n "$smi_pid" ]; then
