@@ -119,7 +119,7 @@ double cm_half_value(uint16_t h)
     if (e == 0)
         v = ldexp(f, -24);
     else if (e == 31)
-        v = f ? NAN : INFINITY;
+        v = f != 0 ? NAN : INFINITY;
     else
         v = ldexp(1 + f / 1024, e - 15);
     return (h & 0x8000) ? -v : v;
