@@ -3,7 +3,8 @@
  *
  * Search (docs/results/compute.md): stage 1 screens every width x chain count with the
  * row's first shape at a default work-group size (short launches, ~10 ms); stage 2 tries the
- * other shapes for the two best points and then work-group sizes for the best; the best two
+ * other shapes for the two best points, chain counts between the powers of two around the
+ * best (8 -> 6, 12), then work-group sizes for the best; the best two
  * screened configurations get the full measurement (clb_measure: calibration, warm-up,
  * repetitions, validation) and the faster one is the result. --quick screens (width,
  * chains) = (1,1), (1,8), (native,8) with one shape and measures the best one. */
@@ -312,6 +313,21 @@ static clb_error stage1(cstate *s, size_t wg)
     return CLB_OK;
 }
 
+/* Chain counts between the powers of two around the best point (8 -> 6 and 12): the
+ * latency x units product of an FMA pipe is rarely a power of two. */
+static clb_error refine_chains(cstate *s, cm_config best)
+{
+    unsigned around[2] = {best.chains - best.chains / 4, best.chains + best.chains / 2};
+    for (int i = 0; i < 2; i++) {
+        cm_config cfg = best;
+        cfg.chains = around[i];
+        if (cfg.chains >= 1 && cfg.chains <= CM_MAX_CHAINS && cfg.chains != best.chains &&
+            cm_shape_valid(s->row, cfg.shape, cfg.chains) && add_point(s, &cfg, 2) != CLB_OK)
+            return s->c->diag.err;
+    }
+    return CLB_OK;
+}
+
 static clb_error stage2(cstate *s, size_t dev_wg)
 {
     static const size_t wgs[] = {32, 64, 128, 256, 512, 1024};
@@ -328,6 +344,8 @@ static clb_error stage2(cstate *s, size_t dev_wg)
         }
     if (best_points(s, top, 1) == 0)
         return CLB_OK;
+    if (refine_chains(s, s->pts[top[0]].cfg) != CLB_OK || best_points(s, top, 1) == 0)
+        return s->c->diag.err;
     cm_config best = s->pts[top[0]].cfg;
     for (size_t i = 0; i < sizeof wgs / sizeof wgs[0]; i++) {
         cm_config cfg = best;
