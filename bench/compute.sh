@@ -67,7 +67,8 @@ while read -r p d type name; do
     if [ -d "$out/pocl_cache_$tag" ] && command -v objdump >/dev/null 2>&1; then
         find "$out/pocl_cache_$tag" -name '*.so' | while read -r so; do
             echo "$so: $(objdump -d --no-show-raw-insn "$so" | grep -oE 'vfmadd[0-9]+(ps|pd|ss|sd) [^,]*' \
-                | sed -E 's/ %?([xyz]mm).*/ \1/; s/vfmadd[0-9]+/vfmadd/' | sort | uniq -c | tr '\n' ' ')"
+                | sed -E 's/ %([xyz]mm)[0-9]+$/ \1/; s/ [^ ]*\(.*$/ mem/; s/vfmadd[0-9]+/vfmadd/' \
+                | sort | uniq -c | tr -s ' \n' ' ')"
         done >"$out/pocl_asm_$tag.txt"
     fi
 done <<<"$devices"
