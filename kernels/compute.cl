@@ -7,7 +7,7 @@
  *   CLB_CHAINS independent accumulators per work-item (instruction-level parallelism)
  *   CLB_UNROLL steps per loop iteration (even; 24 as in the seed)
  *   CLB_OP     1 add, 2 mul, 3 mad as a*b+c (-cl-mad-enable), 4 fma(), 5 mad(), 6 mad24,
- *              7 dot_4x8packed_uu_uint (cl_khr_integer_dot_product; width 1 only)
+ *              7 dot_4x8packed_uu_uint (cl_khr_integer_dot_product; width 1 only), 8 mul24
  *   CLB_SHAPE  0 reg: x = x op y with y, c private per work-item
  *              1 arg: x = a op x with a, b uniform kernel arguments
  *              2 pingpong: accumulators in pairs, each update reads its partner
@@ -16,7 +16,7 @@
  * Operations counted per step and chain and lane (ops per loop iteration per lane =
  * CLB_UNROLL * CLB_CHAINS * this): add, mul: 1; mad, fma, mad(), mad24: 2; the packed 8-bit
  * dot product plus accumulate: 8 (4 multiplies, 3 adds inside, 1 accumulate). The int24 mask
- * that keeps mad24's inputs in range is not counted, the initialisation and the final sum
+ * that keeps mad24's and mul24's inputs in range is not counted, the initialisation and the final sum
  * over the chains are not counted (they are outside the loop).
  *
  * Operand patterns keep values bounded (seed 000 §4.3.1, after SHOC):
@@ -31,6 +31,7 @@
  *     x = x*y, y = y*x with odd values (never 0 mod 2^32).
  *   uint mad: x = x*a + b (reg/arg); pingpong x = x*y + a, y = y*x + a (wraps mod 2^32)
  *   mad24: x = mad24(x, a, b) & 0xFFFFFF (reg/arg)
+ *   mul24: pingpong only, x = mul24(x, y) & 0xFFFFFF, y = mul24(y, x) & 0xFFFFFF (odd values)
  *   dot4: x = dot_4x8packed_uu_uint(x, a) + b (reg/arg): the sum's bytes are the next
  *     packed input, so the chain is nonlinear and cannot be folded
  * Work-item inputs in[4*gid + 0..3] = x0, a, b, d; chain j lane l starts at
@@ -81,6 +82,8 @@
 #elif CLB_OP == 6
 #define STEP(x, A, B, u) x = mad24((x), (A), (B)) & (CLB_VT)(0xFFFFFFu)
 #define PAIR(x, y, P, C) x = mad24((x), (y), (C)) & (CLB_VT)(0xFFFFFFu); y = mad24((y), (x), (C)) & (CLB_VT)(0xFFFFFFu)
+#elif CLB_OP == 8
+#define PAIR(x, y, P, C) x = mul24((x), (y)) & (CLB_VT)(0xFFFFFFu); y = mul24((y), (x)) & (CLB_VT)(0xFFFFFFu)
 #elif CLB_OP == 7
 #define STEP(x, A, B, u) x = dot_4x8packed_uu_uint((x), (A)) + (B)
 #define PAIR(x, y, P, C) x = dot_4x8packed_uu_uint((x), (y)) + (C); y = dot_4x8packed_uu_uint((y), (x)) + (C)

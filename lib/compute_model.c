@@ -14,7 +14,7 @@ const char *cm_type_name(cm_type t)
 
 const char *cm_op_name(cm_op op)
 {
-    static const char *n[] = {"?", "add", "mul", "mad", "fma", "mad_builtin", "mad24", "dot4"};
+    static const char *n[] = {"?", "add", "mul", "mad", "fma", "mad_builtin", "mad24", "dot4", "mul24"};
     return n[op];
 }
 
@@ -43,12 +43,15 @@ int cm_shape_valid(cm_row r, cm_shape s, unsigned chains)
         return chains % 2 == 0 && r.op != CM_MAD24 && r.op != CM_DOT4 &&
                !(r.op == CM_MUL && !cm_is_int(r.type));
     /* Integer add and mul with a loop-invariant operand could be folded by the compiler. */
-    return !(cm_is_int(r.type) && (r.op == CM_ADD || r.op == CM_MUL));
+    return !(cm_is_int(r.type) && (r.op == CM_ADD || r.op == CM_MUL || r.op == CM_MUL24));
 }
 
 int cm_width_valid(cm_row r, unsigned w) { return r.op != CM_DOT4 || w == 1; }
 
-unsigned cm_op_weight(cm_op op) { return op == CM_DOT4 ? 8u : op == CM_ADD || op == CM_MUL ? 1u : 2u; }
+unsigned cm_op_weight(cm_op op)
+{
+    return op == CM_DOT4 ? 8u : op == CM_ADD || op == CM_MUL || op == CM_MUL24 ? 1u : 2u;
+}
 
 double cm_ops_per_iter_lane(cm_op op, unsigned chains)
 {
@@ -333,6 +336,9 @@ static uint32_t u_lane(cm_row r, const cm_config *cfg, const cm_inputs *in, cons
                 } else if (r.op == CM_MUL) {
                     *x = *x * *y;
                     *y = *y * *x;
+                } else if (r.op == CM_MUL24) {
+                    *x = mad24u(*x, *y, 0) & 0xFFFFFFu;
+                    *y = mad24u(*y, *x, 0) & 0xFFFFFFu;
                 } else {
                     *x = *x * *y + C;
                     *y = *y * *x + C;

@@ -10,7 +10,7 @@
 typedef enum { CM_FP32, CM_FP64, CM_FP16, CM_INT32, CM_INT24 } cm_type;
 /* Values match CLB_OP in kernels/compute.cl. */
 typedef enum {
-    CM_ADD = 1, CM_MUL = 2, CM_MAD = 3, CM_FMA = 4, CM_MADFN = 5, CM_MAD24 = 6, CM_DOT4 = 7
+    CM_ADD = 1, CM_MUL = 2, CM_MAD = 3, CM_FMA = 4, CM_MADFN = 5, CM_MAD24 = 6, CM_DOT4 = 7, CM_MUL24 = 8
 } cm_op;
 typedef enum { CM_REG = 0, CM_ARG = 1, CM_PINGPONG = 2 } cm_shape;
 

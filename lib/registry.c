@@ -22,7 +22,7 @@ static const cm_row cm_fp32_add = {CM_FP32, CM_ADD}, cm_fp32_mul = {CM_FP32, CM_
                     cm_fp16_mul = {CM_FP16, CM_MUL}, cm_fp16_fma = {CM_FP16, CM_FMA},
                     cm_int32_add = {CM_INT32, CM_ADD}, cm_int32_mul = {CM_INT32, CM_MUL},
                     cm_int32_mad = {CM_INT32, CM_MAD}, cm_int24_mad = {CM_INT24, CM_MAD24},
-                    cm_int8_dot4 = {CM_INT32, CM_DOT4};
+                    cm_int8_dot4 = {CM_INT32, CM_DOT4}, cm_int24_mul = {CM_INT24, CM_MUL24};
 
 static const clb_bench registry[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -60,6 +60,7 @@ static const clb_bench registry[] = {
     CLB_COMPUTE_ROW("int32.mul", 0, "uint32 mul pingpong (GIOP/s)", cm_int32_mul),
     CLB_COMPUTE_ROW("int32.mad", 0, "uint32 x*a+b, 2 ops (GIOP/s)", cm_int32_mad),
     CLB_COMPUTE_ROW("int24.mad24", 0, "mad24(), 2 ops (GIOP/s)", cm_int24_mad),
+    CLB_COMPUTE_ROW("int24.mul24", 0, "mul24() pingpong (GIOP/s)", cm_int24_mul),
     CLB_COMPUTE_ROW("int8.dot4", 0, "packed 8-bit dot product + accumulate, cl_khr_integer_dot_product, 8 ops (GIOP/s)", cm_int8_dot4),
 #undef CLB_COMPUTE_ROW
 };

@@ -12,14 +12,14 @@ fails=0
 rows=('compute.fp32.*' 'compute.fp64.*' 'compute.int32.*' 'compute.int24.*')
 "$bin" run "${rows[@]}" --quick --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
 cat "$tmp/table.txt"
-python3 "$check" "$tmp/out.json" --min-results 13 --expect-status ok || fails=$((fails+1))
+python3 "$check" "$tmp/out.json" --min-results 14 --expect-status ok || fails=$((fails+1))
 python3 - "$tmp/out.json" <<'PY' || fails=$((fails+1))
 import json, sys
 doc = json.load(open(sys.argv[1]))
 bad = 0
 for r in doc["devices"][0]["results"]:
     p, name = r["params"], r["name"]
-    weight = 1 if name.split(".")[-1] in ("add", "mul") else 8 if name.endswith("dot4") else 2
+    weight = 1 if name.split(".")[-1] in ("add", "mul", "mul24") else 8 if name.endswith("dot4") else 2
     want = 24 * p["chains"] * weight
     checks = {
         "ops_per_op": p["ops_per_op"] == weight,
@@ -61,6 +61,6 @@ python3 "$check" "$tmp/peak.json" --min-results 1 --expect-status invalid_timing
 # Fault injection: the corrupted output must be caught, never reported as a number.
 "$bin" run "${rows[@]}" --quick --inject-fault --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
-python3 "$check" "$tmp/bad.json" --min-results 13 --expect-status invalid_result || fails=$((fails+1))
+python3 "$check" "$tmp/bad.json" --min-results 14 --expect-status invalid_result || fails=$((fails+1))
 echo "cli_compute: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -23,7 +23,7 @@ static void test_counts(void)
     cm_config cfg = {4, 8, CM_REG, 64};
     CHECK(cm_op_weight(CM_ADD) == 1 && cm_op_weight(CM_MUL) == 1);
     CHECK(cm_op_weight(CM_FMA) == 2 && cm_op_weight(CM_MAD) == 2 && cm_op_weight(CM_MADFN) == 2);
-    CHECK(cm_op_weight(CM_MAD24) == 2 && cm_op_weight(CM_DOT4) == 8);
+    CHECK(cm_op_weight(CM_MAD24) == 2 && cm_op_weight(CM_DOT4) == 8 && cm_op_weight(CM_MUL24) == 1);
     CHECK(cm_ops_per_iter_lane(CM_FMA, 8) == 24.0 * 8 * 2);
     CHECK(cm_ops_per_iter_lane(CM_ADD, 3) == 72.0);
     /* global 4096 x 10 iterations x width 4 x 24 steps x 8 chains x 2 */
@@ -40,6 +40,9 @@ static void test_shapes(void)
     CHECK(!cm_shape_valid(ia, CM_REG, 2) && cm_shape_valid(ia, CM_PINGPONG, 2));
     CHECK(cm_shape_valid(im, CM_REG, 2) && cm_shape_valid(im, CM_PINGPONG, 4));
     CHECK(!cm_shape_valid(i24, CM_PINGPONG, 2));
+    cm_row m24 = {CM_INT24, CM_MUL24};
+    CHECK(!cm_shape_valid(m24, CM_REG, 2) && !cm_shape_valid(m24, CM_ARG, 2));
+    CHECK(cm_shape_valid(m24, CM_PINGPONG, 2));
 }
 
 static void test_half(void)
