@@ -57,6 +57,8 @@ while read -r p d type name; do
     # PoCL: a fresh kernel cache in OUTDIR, so the generated code of every configuration can
     # be inspected afterwards (pocl_asm_*.txt counts the FMA instruction forms per kernel).
     [ "$type" = cpu ] && env_native+=(POCL_CACHE_DIR="$out/pocl_cache_$tag")
+    # The program binary of every finally measured configuration (NVIDIA: PTX).
+    mkdir -p "$out/binaries_$tag" && env_native+=(CLBENCH_DUMP_DIR="$out/binaries_$tag")
     # shellcheck disable=SC2086
     env ${env_native[@]+"${env_native[@]}"} timeout 300 "$bin" run -d "$p:$d" $rows --reps 10 \
         --json "$out/clbench_$tag.json" >"$out/clbench_$tag.txt" 2>"$out/clbench_$tag.err" </dev/null
@@ -64,6 +66,10 @@ while read -r p d type name; do
     timeout 240 clpeak -p "$p" -d "$d" --compute-sp --compute-dp >"$out/clpeak_$tag.txt" 2>&1 </dev/null
     echo "clpeak exit $? after $(( $(date +%s) - t_start )) s" >>"$out/clpeak_$tag.txt"
     tail -n1 "$out/clbench_$tag.txt"; tail -n1 "$out/clpeak_$tag.txt"
+    # PTX: count the FMA forms of each dumped binary (fma.rn.f32, fma.rn.f64, mad.lo.s32, ...).
+    for b in "$out/binaries_$tag"/*.bin; do
+        [ -f "$b" ] && grep -aq '^//' "$b" && echo "$b: $(grep -aoE '\b(fma|mad)\.[a-z0-9.]+' "$b" | sort | uniq -c | tr -s ' \n' ' ')"
+    done >"$out/ptx_ops_$tag.txt" 2>/dev/null
     if [ -d "$out/pocl_cache_$tag" ] && command -v objdump >/dev/null 2>&1; then
         find "$out/pocl_cache_$tag" -name '*.so' | while read -r so; do
             echo "$so: $(objdump -d --no-show-raw-insn "$so" | grep -oE 'vfmadd[0-9]+(ps|pd|ss|sd) [^,]*' \
