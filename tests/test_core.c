@@ -30,7 +30,7 @@ static clb_error check_status_call(clb_diag *d, cl_int code)
     clb_diag_clear(d);
     CLB_CL(d, fails_with(code));
 cleanup:
-    return (int)d->err;
+    return d->err;
 }
 
 static clb_error check_creator_call(clb_diag *d, cl_int code, void **out)
@@ -38,7 +38,7 @@ static clb_error check_creator_call(clb_diag *d, cl_int code, void **out)
     clb_diag_clear(d);
     CLB_CL(d, *out = creates(code, CLB_ERRP));
 cleanup:
-    return (int)d->err;
+    return d->err;
 }
 
 static void test_check_macro(void)
