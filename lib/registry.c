@@ -10,6 +10,9 @@ clb_error clb_launch_validate(clb_ctx *c, void *state, clb_diag *d);
 /* lib/bench/compile.c */
 clb_error clb_compile_run(clb_ctx *c, clb_result *res);
 clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d);
+/* lib/bench/memory*.c (group memory) */
+clb_error clb_memory_global_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d);
 
 static const clb_bench registry[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -28,6 +31,25 @@ static const clb_bench registry[] = {
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_short"},
     {"compile.long", "compile", "build time of a 90-function program, unique source per build (ms)",
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_long"},
+    /* ---- group memory (lib/bench/memory*.c, kernels/memory*.cl) ---- */
+    {"memory.read_linear", "memory", "global read, linear coalesced, DRAM-sized array, best vector width (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_linear"},
+    {"memory.read_reuse", "memory", "global read, each vector read by 32 neighbouring work-items (cache reuse, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_reuse"},
+    {"memory.read_strided", "memory", "global read, neighbouring work-items one cache line apart (useful GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_strided"},
+    {"memory.read_random", "memory", "global random gather with host-prepared indices (data + index GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_random"},
+    {"memory.write", "memory", "global write, linear coalesced, DRAM-sized array (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "write"},
+    {"memory.copy", "memory", "STREAM copy c = a (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "copy"},
+    {"memory.scale", "memory", "STREAM scale c = k a (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "scale"},
+    {"memory.add", "memory", "STREAM add c = a + b (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "add"},
+    {"memory.triad", "memory", "STREAM triad c = a + k b (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "triad"},
 };
 
 size_t clb_bench_count(void) { return sizeof registry / sizeof registry[0]; }
