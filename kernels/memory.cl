@@ -8,7 +8,19 @@
  * (item l touches l, l + L, l + 2L, ...), so accesses are coalesced on GPUs and each
  * CPU thread streams through a contiguous region. Rotating the chunk from pass to pass
  * means no pass repeats the addresses of the previous one for the same work-group, so no
- * compiler can hoist loads out of the pass loop. */
+ * compiler can hoist loads out of the pass loop.
+ * With -DBLOCKED=1 (CPU devices) item l instead streams through its own contiguous slice
+ * [l * chunk / L, (l + 1) * chunk / L) of the chunk: CPU OpenCL runtimes run the work-items
+ * of a group one after another, so the interleaved order would jump by L vectors. */
+
+#ifndef BLOCKED
+#define BLOCKED 0
+#endif
+#if BLOCKED
+#define FOR_J(l, L, chunk) for (uint j = (l) * ((chunk) / (L)), e_ = j + (chunk) / (L); j < e_; j++)
+#else
+#define FOR_J(l, L, chunk) for (uint j = (l); j < (chunk); j += (L))
+#endif
 
 #if VW == 1
 #define HSUM(v) (v)
@@ -45,7 +57,7 @@ kernel void mem_read(global const VT *restrict a, global const uint *restrict id
     VT acc = (VT)(0u);
     for (uint p = 0; p < passes; p++) {
         uint base = ((w + p) % nchunks) * chunk;
-        for (uint j = l; j < chunk; j += L) {
+        FOR_J(l, L, chunk) {
             uint v = base + j;
 #if PATTERN == 1
             v = (v % rows) * stride + v / rows;
@@ -85,7 +97,7 @@ kernel void mem_write(global VT *restrict a, uint chunk, uint nchunks, uint pass
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     for (uint p = 0; p < passes; p++) {
         uint base = ((w + p) % nchunks) * chunk;
-        for (uint j = l; j < chunk; j += L) {
+        FOR_J(l, L, chunk) {
             uint v = base + j;
             a[v] = (((VT)(v * (uint)VW) + LANES) * 2654435761u) ^ (VT)(tag);
         }
@@ -99,7 +111,7 @@ kernel void mem_stream(global const VT *restrict a, global const VT *restrict b,
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     for (uint p = 0; p < passes; p++) {
         uint base = ((w + p) % nchunks) * chunk;
-        for (uint j = l; j < chunk; j += L) {
+        FOR_J(l, L, chunk) {
             uint v = base + j;
 #if OP == 0
             c[v] = a[v];

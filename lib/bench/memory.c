@@ -30,6 +30,7 @@ typedef struct gstate {
     cl_kernel k;
     cl_mem a, b, c, idx, out;
     size_t local, groups;
+    int blocked;
     cl_uint vw, chunk, nchunks, stride, rows, reuse_n, tag;
     size_t words;        /* words in the used part of each array */
     cl_uint *ha, *hb;    /* host copies of the inputs (words) */
@@ -287,6 +288,8 @@ static void g_params(clb_result *res, const gstate *s)
     clb_param_num(res, "array_bytes", (double)s->words * 4.0);
     clb_param_num(res, "arrays", s->v->kind == G_STREAM ? 3 : 1);
     clb_param_num(res, "bytes_per_pass", s->bytes_per_pass);
+    clb_param_str(res, "layout", s->blocked ? "blocked: each work-item streams a contiguous slice"
+                                            : "interleaved: neighbouring work-items read neighbouring vectors");
     clb_param_str(res, "bytes_counted", s->v->kind == G_READ && s->hidx
                                             ? "data read + 4-byte indices read"
                                             : "bytes read + bytes written by the kernel");
@@ -297,6 +300,9 @@ static void g_params(clb_result *res, const gstate *s)
     if (s->v->kind == G_READ && s->v->pattern == 1)
         clb_param_num(res, "stride_bytes", 4.0 * s->vw * s->stride);
 }
+
+/* CPUs stream each work-item through a contiguous slice (kernels/memory.cl, BLOCKED). */
+static int blocked_layout(const mem_device *m) { return (m->type & CL_DEVICE_TYPE_CPU) != 0; }
 
 /* One configuration: build at width vw, set up, measure, validate (in clb_measure). */
 static clb_error g_run_width(clb_ctx *c, const void *cfg, unsigned vw)
@@ -310,7 +316,9 @@ static clb_error g_run_width(clb_ctx *c, const void *cfg, unsigned vw)
     if (mem_device_query(c, &m) != CLB_OK)
         goto cleanup;
     mem_grid(&m, &s.local, &s.groups);
-    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d", v->pattern, v->pattern);
+    s.blocked = blocked_layout(&m);
+    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d -DBLOCKED=%d", v->pattern, v->pattern,
+             blocked_layout(&m));
     mem_vec_options(opts, sizeof opts, vw, extra);
     if (clb_build(c, "memory", NULL, opts, &prog) != CLB_OK)
         goto cleanup;

@@ -24,8 +24,8 @@ typedef struct mem_device {
 clb_error mem_device_query(clb_ctx *c, mem_device *m);
 
 /* Work-group size (a power of two <= 256 and <= the device's limit) and number of groups
- * that keep the device busy (GPUs: 2048 resident work-items per compute unit; CPUs: 4
- * groups per compute unit). */
+ * that run concurrently (GPUs: 2048 resident work-items per compute unit; CPUs: one
+ * group per compute unit). */
 void mem_grid(const mem_device *m, size_t *local, size_t *groups);
 
 /* Bytes of one DRAM-sized array: >= 4x the largest cache (STREAM's rule), rounded up to a

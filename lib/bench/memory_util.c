@@ -79,8 +79,9 @@ void mem_grid(const mem_device *m, size_t *local, size_t *groups)
     *local = l;
     if (m->type & CL_DEVICE_TYPE_GPU)
         *groups = (size_t)m->compute_units * (2048 / l ? 2048 / l : 1);
-    else
-        *groups = (size_t)m->compute_units * 4;
+    else /* one group per thread: the groups run concurrently, so the rotation of chunks
+          * from pass to pass keeps one whole array between two reads of the same chunk */
+        *groups = (size_t)m->compute_units;
 }
 
 cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
