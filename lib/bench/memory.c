@@ -63,6 +63,10 @@ static size_t physical(const gstate *s, size_t v)
 static void layout(gstate *s, cl_ulong bytes)
 {
     size_t nvec = (size_t)(bytes / (4u * s->vw));
+    /* Blocked (CPU) layout on small arrays: fewer work-items, each still streaming >= 16
+     * vectors per pass, so the loop's overhead does not hide the cache's bandwidth. */
+    while (s->blocked && s->local > 1 && nvec / s->groups / s->local < 16)
+        s->local /= 2;
     size_t per = nvec / s->groups / s->local * s->local;
     if (per >= s->local) {
         s->chunk = (cl_uint)per;
