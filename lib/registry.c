@@ -13,6 +13,12 @@ clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d);
 /* lib/bench/memory*.c (group memory) */
 clb_error clb_memory_global_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_latency_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_latency_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_sweep_validate(clb_ctx *c, void *state, clb_diag *d);
 
 static const clb_bench registry[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -50,6 +56,14 @@ static const clb_bench registry[] = {
      CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "add"},
     {"memory.triad", "memory", "STREAM triad c = a + k b (read + write GB/s)",
      CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "triad"},
+    {"memory.read_vs_size", "memory", "linear read bandwidth against working-set size, 4 KiB to >= 4x the largest cache (curve; headline: the highest point, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_read_vs_size_run, clb_memory_sweep_validate, NULL},
+    {"memory.latency", "memory", "pointer-chase latency against working-set size, 4 KiB to 1 GiB (curve; headline: the largest size, ns)",
+     CLB_REQ_COMPILER, clb_memory_latency_run, clb_memory_latency_validate, NULL},
+    {"memory.latency_local", "memory", "pointer-chase latency in local memory (ns)",
+     CLB_REQ_COMPILER, clb_memory_latency_local_run, clb_memory_latency_validate, NULL},
+    {"memory.caches", "memory", "cache levels from the latency and bandwidth curves vs the API (headline: DRAM latency, ns)",
+     CLB_REQ_COMPILER, clb_memory_caches_run, clb_memory_sweep_validate, NULL},
 };
 
 size_t clb_bench_count(void) { return sizeof registry / sizeof registry[0]; }

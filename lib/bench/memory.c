@@ -14,15 +14,18 @@ typedef struct gvariant {
     gkind kind;
     int pattern; /* G_READ: 0 linear, 1 strided, 2 random; G_STREAM: the OP */
     unsigned streams; /* arrays touched per element (STREAM bytes) */
+    cl_ulong bytes;   /* array size; 0: DRAM-sized (mem_dram_bytes) */
 } gvariant;
 
 static const gvariant variants[] = {
-    {"read_linear", G_READ, 0, 1}, {"read_strided", G_READ, 1, 1}, {"read_random", G_READ, 2, 1},
-    {"read_reuse", G_REUSE, 0, 1}, {"write", G_WRITE, 0, 1},       {"copy", G_STREAM, 0, 2},
-    {"scale", G_STREAM, 1, 2},     {"add", G_STREAM, 2, 3},        {"triad", G_STREAM, 3, 3},
+    {"read_linear", G_READ, 0, 1, 0}, {"read_strided", G_READ, 1, 1, 0}, {"read_random", G_READ, 2, 1, 0},
+    {"read_reuse", G_REUSE, 0, 1, 0}, {"write", G_WRITE, 0, 1, 0},       {"copy", G_STREAM, 0, 2, 0},
+    {"scale", G_STREAM, 1, 2, 0},     {"add", G_STREAM, 2, 3, 0},        {"triad", G_STREAM, 3, 3, 0},
 };
 
 #define STREAM_K 3u
+
+clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d);
 
 typedef struct gstate {
     const gvariant *v;
@@ -133,7 +136,7 @@ static clb_error prepare_read_sums(clb_ctx *c, gstate *s)
 static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
 {
     clb_diag *d = &c->diag;
-    layout(s, mem_dram_bytes(c, m, s->v->pattern == 2 ? 2 : 1));
+    layout(s, s->v->bytes ? s->v->bytes : mem_dram_bytes(c, m, s->v->pattern == 2 ? 2 : 1));
     size_t nvec = s->words / s->vw;
     s->ha = host_random(s->words, 0x5eed0001u + s->vw);
     if (!s->ha)
@@ -357,6 +360,14 @@ clb_error clb_memory_global_run(clb_ctx *c, clb_result *res)
     if (!v)
         return clb_diag_set(&c->diag, CLB_ERR_USAGE, "unknown memory variant");
     return mem_search_widths(c, g_run_width, v);
+}
+
+clb_error mem_read_at_size(clb_ctx *c, cl_ulong bytes, unsigned vw, const clb_run_opts *opts,
+                           clb_result *out)
+{
+    gvariant v = variants[0];
+    v.bytes = bytes;
+    return mem_measure_scratch(c, g_run_width, &v, vw, opts, clb_memory_global_validate, out);
 }
 
 /* ---- validation ---- */

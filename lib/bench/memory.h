@@ -45,11 +45,25 @@ typedef clb_error (*mem_variant_fn)(clb_ctx *c, const void *cfg, unsigned vw);
  * c->res and records params.vector_widths = [{"width", "value"}] and best_vector_width. */
 clb_error mem_search_widths(clb_ctx *c, mem_variant_fn fn, const void *cfg);
 
-/* Measures fn into a fresh scratch result (for sweeps): *value gets its median; the
- * scratch's samples are returned in *out when out is not NULL (caller frees with
- * clb_result_free). c->opts is temporarily replaced by opts when opts is not NULL. */
+typedef clb_error (*mem_validate_fn)(clb_ctx *c, void *state, clb_diag *d);
+
+/* Measures fn into a fresh scratch result (for searches and sweeps), returned in *out when
+ * out is not NULL (caller frees with clb_result_free). While it runs, c->opts is replaced by
+ * opts and the benchmark's validate by validate, where these are not NULL. */
 clb_error mem_measure_scratch(clb_ctx *c, mem_variant_fn fn, const void *cfg, unsigned vw,
-                              const clb_run_opts *opts, clb_result *out);
+                              const clb_run_opts *opts, mem_validate_fn validate,
+                              clb_result *out);
+
+/* Options for the points of a sweep: at most reps repetitions of about 10 ms launches. */
+void mem_sweep_opts(const clb_ctx *c, unsigned reps, clb_run_opts *o);
+
+/* memory.c: linear read bandwidth of an array of `bytes` at vector width vw, measured
+ * with opts into *out (as mem_measure_scratch). */
+clb_error mem_read_at_size(clb_ctx *c, cl_ulong bytes, unsigned vw, const clb_run_opts *opts,
+                           clb_result *out);
+
+/* Moves src into c->res (keeping nothing of the old result) and clears src. */
+void mem_adopt(clb_ctx *c, clb_result *src);
 
 /* Adds a curve object {"x_name", ..., "points"} to params[key] (or to the array params.curves
  * when key is "curves", with label). */

@@ -118,20 +118,45 @@ void mem_vec_options(char *buf, size_t n, unsigned vw, const char *extra)
         snprintf(buf, n, "-DVW=%u -DVT=uint%u %s", vw, vw, extra ? extra : "");
 }
 
+void mem_sweep_opts(const clb_ctx *c, unsigned reps, clb_run_opts *o)
+{
+    *o = *c->opts;
+    o->reps = o->reps < reps ? o->reps : reps;
+    o->time_budget_s = 0;
+    o->target_s = o->target_s < 0.01 ? o->target_s : 0.01;
+}
+
+void mem_adopt(clb_ctx *c, clb_result *src)
+{
+    clb_result_free(c->res);
+    *c->res = *src;
+    src->samples = NULL;
+    src->params = NULL;
+    src->nsamples = 0;
+}
+
 clb_error mem_measure_scratch(clb_ctx *c, mem_variant_fn fn, const void *cfg, unsigned vw,
-                              const clb_run_opts *opts, clb_result *out)
+                              const clb_run_opts *opts, mem_validate_fn validate,
+                              clb_result *out)
 {
     clb_result scratch;
     clb_result *keep = c->res;
     const clb_run_opts *keep_opts = c->opts;
+    const clb_bench *keep_bench = c->bench;
+    clb_bench swapped = *c->bench;
     if (clb_result_init(&scratch, keep->name, keep->group) != CLB_OK)
         return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
     c->res = &scratch;
     if (opts)
         c->opts = opts;
+    if (validate) {
+        swapped.validate = validate;
+        c->bench = &swapped;
+    }
     clb_error e = fn(c, cfg, vw);
     c->res = keep;
     c->opts = keep_opts;
+    c->bench = keep_bench;
     if (e == CLB_OK && scratch.status != CLB_STATUS_OK)
         e = clb_diag_set(&c->diag, CLB_ERR_INVALID_TIMING, "%s", scratch.reason);
     /* A failed build leaves its log in the scratch params: keep it. */
@@ -156,7 +181,7 @@ clb_error mem_search_widths(clb_ctx *c, mem_variant_fn fn, const void *cfg)
     clb_error e = CLB_OK;
     for (size_t i = 0; i < nw; i++) {
         clb_result r;
-        e = mem_measure_scratch(c, fn, cfg, w[i], NULL, &r);
+        e = mem_measure_scratch(c, fn, cfg, w[i], NULL, NULL, &r);
         if (e != CLB_OK)
             break; /* a width that fails validation is a broken kernel: report it */
         cJSON *row = cJSON_CreateObject();
@@ -174,8 +199,7 @@ clb_error mem_search_widths(clb_ctx *c, mem_variant_fn fn, const void *cfg)
         }
     }
     if (e == CLB_OK) {
-        clb_result_free(c->res);
-        *c->res = best; /* name and group are the same; the best's params and samples */
+        mem_adopt(c, &best); /* name and group are the same; the best's params and samples */
         cJSON_AddItemToObject(c->res->params, "vector_widths", table);
         clb_param_num(c->res, "best_vector_width", best_w);
         return CLB_OK;
