@@ -19,6 +19,9 @@ clb_error clb_memory_latency_validate(clb_ctx *c, void *state, clb_diag *d);
 clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_sweep_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_local_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_local_banks_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_local_validate(clb_ctx *c, void *state, clb_diag *d);
 
 static const clb_bench registry[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -56,6 +59,16 @@ static const clb_bench registry[] = {
      CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "add"},
     {"memory.triad", "memory", "STREAM triad c = a + k b (read + write GB/s)",
      CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "triad"},
+    {"memory.local_read", "memory", "local memory read, no barrier in the timed loop, best vector width (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "local_read"},
+    {"memory.local_rw", "memory", "local memory read-modify-write, no barrier in the timed loop (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "local_rw"},
+    {"memory.local_bank_conflicts", "memory", "local read bandwidth against the stride 1..32 words between work-items (curve; headline: the slowest stride, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_banks_run, clb_memory_local_validate, NULL},
+    {"memory.constant_broadcast", "memory", "constant memory, all work-items read the same address (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "constant_broadcast"},
+    {"memory.constant_divergent", "memory", "constant memory, every work-item its own address (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "constant_divergent"},
     {"memory.read_vs_size", "memory", "linear read bandwidth against working-set size, 4 KiB to >= 4x the largest cache (curve; headline: the highest point, GB/s)",
      CLB_REQ_COMPILER, clb_memory_read_vs_size_run, clb_memory_sweep_validate, NULL},
     {"memory.latency", "memory", "pointer-chase latency against working-set size, 4 KiB to 1 GiB (curve; headline: the largest size, ns)",
