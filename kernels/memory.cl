@@ -4,11 +4,14 @@
  * and the host can reproduce it.
  *
  * Layout of the pass-rotated kernels: the array holds nchunks chunks of `chunk` vectors;
- * in pass p work-group w works on chunk (w + p) % nchunks, its work-items interleaved
- * (item l touches l, l + L, l + 2L, ...), so accesses are coalesced on GPUs and each
- * CPU thread streams through a contiguous region. Rotating the chunk from pass to pass
- * means no pass repeats the addresses of the previous one for the same work-group, so no
- * compiler can hoist loads out of the pass loop.
+ * in pass q (counted across launches: q = pbase + p) work-group w works on chunk
+ * CHUNK(w, q) = (w + (q % nchunks) * step) % nchunks, its work-items interleaved (item l
+ * touches l, l + L, l + 2L, ...), so accesses are coalesced on GPUs. With step = groups + 1
+ * the groups of one pass cover a contiguous block of chunks and the next pass the block
+ * after it, so a chunk is read again only after the whole array has been swept, and no pass
+ * repeats the addresses of the previous one for the same group (no compiler can hoist loads
+ * out of the pass loop). With nchunks > groups one pass covers part of the array, which
+ * keeps slow patterns (random, strided) under the watchdog budget.
  * With -DBLOCKED=1 (CPU devices) item l instead streams through its own contiguous slice
  * [l * chunk / L, (l + 1) * chunk / L) of the chunk: CPU OpenCL runtimes run the work-items
  * of a group one after another, so the interleaved order would jump by L vectors. */
@@ -41,6 +44,8 @@
 #define LANES (uint16)(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u)
 #endif
 
+#define CHUNK(w, q) (((w) + ((q) % nchunks) * step) % nchunks)
+
 #ifndef PATTERN
 #define PATTERN 0
 #endif
@@ -51,12 +56,12 @@
  * 2: random gather (v -> idx[v], a host-prepared random permutation). */
 kernel void mem_read(global const VT *restrict a, global const uint *restrict idx,
                      global uint *restrict out, uint chunk, uint nchunks, uint passes,
-                     uint stride, uint rows)
+                     uint stride, uint rows, uint pbase, uint step)
 {
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     VT acc = (VT)(0u);
     for (uint p = 0; p < passes; p++) {
-        uint base = ((w + p) % nchunks) * chunk;
+        uint base = CHUNK(w, pbase + p) * chunk;
         FOR_J(l, L, chunk) {
             uint v = base + j;
 #if PATTERN == 1
@@ -92,11 +97,12 @@ kernel void mem_read_reuse(global const VT *restrict a, global uint *restrict ou
 }
 
 /* Writes hash(word index) ^ tag to every word of its chunks; the host checks every word. */
-kernel void mem_write(global VT *restrict a, uint chunk, uint nchunks, uint passes, uint tag)
+kernel void mem_write(global VT *restrict a, uint chunk, uint nchunks, uint passes, uint tag,
+                      uint pbase, uint step)
 {
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     for (uint p = 0; p < passes; p++) {
-        uint base = ((w + p) % nchunks) * chunk;
+        uint base = CHUNK(w, pbase + p) * chunk;
         FOR_J(l, L, chunk) {
             uint v = base + j;
             a[v] = (((VT)(v * (uint)VW) + LANES) * 2654435761u) ^ (VT)(tag);
@@ -106,11 +112,12 @@ kernel void mem_write(global VT *restrict a, uint chunk, uint nchunks, uint pass
 
 /* STREAM kernels. OP 0 copy c = a; 1 scale c = k a; 2 add c = a + b; 3 triad c = a + k b. */
 kernel void mem_stream(global const VT *restrict a, global const VT *restrict b,
-                       global VT *restrict c, uint chunk, uint nchunks, uint passes, uint k)
+                       global VT *restrict c, uint chunk, uint nchunks, uint passes, uint k,
+                       uint pbase, uint step)
 {
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     for (uint p = 0; p < passes; p++) {
-        uint base = ((w + p) % nchunks) * chunk;
+        uint base = CHUNK(w, pbase + p) * chunk;
         FOR_J(l, L, chunk) {
             uint v = base + j;
 #if OP == 0

@@ -17,6 +17,15 @@ typedef struct gvariant {
     cl_ulong bytes;   /* array size; 0: DRAM-sized (mem_dram_bytes) */
 } gvariant;
 
+/* Chunks per work-group: one pass of the slow patterns covers 1/16 of the array, of write
+ * and STREAM 1/4, so that one pass stays far below the watchdog budget on slow devices. */
+static unsigned chunks_per_group(const gvariant *v)
+{
+    if (v->kind == G_READ)
+        return v->pattern == 0 ? 1 : 16;
+    return v->kind == G_REUSE ? 1 : 4;
+}
+
 static const gvariant variants[] = {
     {"read_linear", G_READ, 0, 1, 0}, {"read_strided", G_READ, 1, 1, 0}, {"read_random", G_READ, 2, 1, 0},
     {"read_reuse", G_REUSE, 0, 1, 0}, {"write", G_WRITE, 0, 1, 0},       {"copy", G_STREAM, 0, 2, 0},
@@ -35,6 +44,10 @@ typedef struct gstate {
     size_t local, groups;
     int blocked;
     cl_uint vw, chunk, nchunks, stride, rows, reuse_n, tag;
+    cl_uint step;        /* chunk step between passes (groups + 1) */
+    cl_uint pbase;       /* pass counter (mod nchunks) where the last launch started */
+    cl_uint pnext;       /* ... and where the next one starts */
+    cl_uint *chunk_tag;  /* write/STREAM: tag of the last launch that wrote each chunk (0: none) */
     size_t words;        /* words in the used part of each array */
     cl_uint *ha, *hb;    /* host copies of the inputs (words) */
     cl_uint *hidx;
@@ -63,22 +76,40 @@ static size_t physical(const gstate *s, size_t v)
 }
 
 /* Chunk geometry: nchunks chunks of chunk vectors (a multiple of the work-group size). */
-static void layout(gstate *s, cl_ulong bytes)
+static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
 {
     size_t nvec = (size_t)(bytes / (4u * s->vw));
     /* Blocked (CPU) layout on small arrays: fewer work-items, each still streaming >= 16
      * vectors per pass, so the loop's overhead does not hide the cache's bandwidth. */
     while (s->blocked && s->local > 1 && nvec / s->groups / s->local < 16)
         s->local /= 2;
-    size_t per = nvec / s->groups / s->local * s->local;
+    size_t per = nvec / (s->groups * per_group) / s->local * s->local;
     if (per >= s->local) {
         s->chunk = (cl_uint)per;
-        s->nchunks = (cl_uint)s->groups;
+        s->nchunks = (cl_uint)(s->groups * per_group);
     } else {
         s->chunk = (cl_uint)(nvec < s->local ? nvec : s->local);
         s->nchunks = (cl_uint)(nvec / s->chunk);
     }
     s->words = (size_t)s->chunk * s->nchunks * s->vw;
+    s->step = (cl_uint)((s->groups + 1) % s->nchunks);
+}
+
+static size_t chunk_at(const gstate *s, size_t w, uint64_t q)
+{
+    return (w + (size_t)(q % s->nchunks) * s->step) % s->nchunks;
+}
+
+/* The number of passes after which chunk_at repeats. */
+static size_t chunk_period(const gstate *s)
+{
+    size_t a = s->step, b = s->nchunks;
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return s->nchunks / (a ? a : 1);
 }
 
 static cl_uint *host_random(size_t words, uint64_t seed)
@@ -136,7 +167,8 @@ static clb_error prepare_read_sums(clb_ctx *c, gstate *s)
 static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
 {
     clb_diag *d = &c->diag;
-    layout(s, s->v->bytes ? s->v->bytes : mem_dram_bytes(c, m, s->v->pattern == 2 ? 2 : 1));
+    layout(s, s->v->bytes ? s->v->bytes : mem_dram_bytes(c, m, s->v->pattern == 2 ? 2 : 1),
+           chunks_per_group(s->v));
     size_t nvec = s->words / s->vw;
     s->ha = host_random(s->words, 0x5eed0001u + s->vw);
     if (!s->ha)
@@ -168,6 +200,7 @@ static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 4, sizeof s->nchunks, &s->nchunks));
     CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->stride, &s->stride));
     CLB_CL(d, clSetKernelArg(s->k, 7, sizeof s->rows, &s->rows));
+    CLB_CL(d, clSetKernelArg(s->k, 9, sizeof s->step, &s->step));
 cleanup:
     return d->err;
 }
@@ -196,7 +229,9 @@ cleanup:
 static clb_error setup_write(clb_ctx *c, gstate *s, const mem_device *m)
 {
     clb_diag *d = &c->diag;
-    layout(s, mem_dram_bytes(c, m, 1));
+    layout(s, mem_dram_bytes(c, m, 1), chunks_per_group(s->v));
+    if (!(s->chunk_tag = calloc(s->nchunks, sizeof *s->chunk_tag)))
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     if (!(s->ha = host_random(s->words, 0x5eed0003u + s->vw)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     if (upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_WRITE) != CLB_OK)
@@ -207,6 +242,7 @@ static clb_error setup_write(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->chunk, &s->chunk));
     CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->nchunks, &s->nchunks));
+    CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->step, &s->step));
 cleanup:
     return d->err;
 }
@@ -215,11 +251,13 @@ static clb_error setup_stream(clb_ctx *c, gstate *s, const mem_device *m)
 {
     clb_diag *d = &c->diag;
     const cl_uint kk = STREAM_K;
-    layout(s, mem_dram_bytes(c, m, 3));
+    cl_uint *hc = NULL;
+    layout(s, mem_dram_bytes(c, m, 3), chunks_per_group(s->v));
+    s->chunk_tag = calloc(s->nchunks, sizeof *s->chunk_tag);
     s->ha = host_random(s->words, 0x5eed0004u + s->vw);
     s->hb = host_random(s->words, 0x5eed0005u + s->vw);
-    cl_uint *hc = host_random(s->words, 0x5eed0006u + s->vw);
-    if (!s->ha || !s->hb || !hc)
+    hc = host_random(s->words, 0x5eed0006u + s->vw);
+    if (!s->chunk_tag || !s->ha || !s->hb || !hc)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     if (upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
         upload(c, &s->b, s->hb, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
@@ -234,6 +272,7 @@ static clb_error setup_stream(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 3, sizeof s->chunk, &s->chunk));
     CLB_CL(d, clSetKernelArg(s->k, 4, sizeof s->nchunks, &s->nchunks));
     CLB_CL(d, clSetKernelArg(s->k, 6, sizeof kk, &kk));
+    CLB_CL(d, clSetKernelArg(s->k, 8, sizeof s->step, &s->step));
 cleanup:
     free(hc);
     return d->err;
@@ -244,19 +283,40 @@ static cl_uint passes_arg(const gstate *s)
     return s->v->kind == G_REUSE ? 3 : s->v->kind == G_WRITE ? 3 : 5;
 }
 
+static cl_uint pbase_arg(const gstate *s)
+{
+    return s->v->kind == G_READ ? 8 : s->v->kind == G_WRITE ? 5 : 7;
+}
+
+/* Write/STREAM: which chunks the launch with tag wrote (for validation). */
+static void mark_written(gstate *s, cl_uint passes, cl_uint tag)
+{
+    size_t n = chunk_period(s);
+    n = passes < n ? passes : n;
+    for (size_t p = 0; p < n; p++)
+        for (size_t w = 0; w < s->groups; w++)
+            s->chunk_tag[chunk_at(s, w, (uint64_t)s->pbase + p)] = tag;
+}
+
 static clb_error g_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *d)
 {
     gstate *s = state;
     cl_uint passes = (cl_uint)scale;
     size_t global = s->groups * s->local;
     CLB_CL(d, clSetKernelArg(s->k, passes_arg(s), sizeof passes, &passes));
-    if (s->v->kind == G_WRITE) {
-        cl_uint tag = s->tag + 1;
+    cl_uint tag = s->tag + 1;
+    if (s->v->kind == G_WRITE)
         CLB_CL(d, clSetKernelArg(s->k, 4, sizeof tag, &tag));
-        s->tag = tag;
-    }
+    if (s->v->kind != G_REUSE)
+        CLB_CL(d, clSetKernelArg(s->k, pbase_arg(s), sizeof s->pnext, &s->pnext));
     CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &global, &s->local, 0, NULL, ev));
+    s->tag = tag;
     s->passes = passes;
+    s->pbase = s->pnext;
+    if (s->v->kind != G_REUSE)
+        s->pnext = (cl_uint)(((uint64_t)s->pnext + passes) % s->nchunks);
+    if (s->chunk_tag)
+        mark_written(s, passes, tag);
 cleanup:
     return d->err;
 }
@@ -279,6 +339,7 @@ static void g_free(gstate *s)
     free(s->hb);
     free(s->hidx);
     free(s->chunk_sum);
+    free(s->chunk_tag);
 }
 
 static const char *kernel_of(gkind k)
@@ -384,14 +445,20 @@ cleanup:
     return d->err;
 }
 
-/* Each work-group's sum of its items' checksums against sum_p chunk_sum[(w + p) % nchunks]. */
+/* Each work-group's sum of its items' checksums against the sum of chunk_sum over the
+ * chunks it read: whole periods of the rotation, then the remainder. */
 static clb_error check_read(gstate *s, const cl_uint *out, clb_diag *d)
 {
-    cl_uint full = s->passes / s->nchunks, rest = s->passes % s->nchunks;
+    size_t period = chunk_period(s);
+    cl_uint full = (cl_uint)(s->passes / period), rest = (cl_uint)(s->passes % period);
     for (size_t w = 0; w < s->groups; w++) {
-        cl_uint want = full * s->total, got = mem_sum_words(out + w * s->local, s->local);
-        for (cl_uint p = 0; p < rest; p++)
-            want += s->chunk_sum[(w + p) % s->nchunks];
+        cl_uint cyc = 0, part = 0, got = mem_sum_words(out + w * s->local, s->local);
+        for (size_t p = 0; p < period; p++) {
+            cl_uint cs = s->chunk_sum[chunk_at(s, w, (uint64_t)s->pbase + p)];
+            cyc += cs;
+            part += p < rest ? cs : 0;
+        }
+        cl_uint want = full * cyc + part;
         if (got != want)
             return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
                                 "work-group %zu: checksum 0x%08x, host expects 0x%08x", w,
@@ -410,10 +477,15 @@ static cl_uint stream_ref(const gstate *s, size_t i)
     }
 }
 
+/* Every word of every chunk written so far (the last launch's chunks at least). */
 static clb_error check_words(gstate *s, const cl_uint *out, clb_diag *d)
 {
+    size_t chunk_words = (size_t)s->chunk * s->vw;
     for (size_t i = 0; i < s->words; i++) {
-        cl_uint want = s->v->kind == G_WRITE ? ((cl_uint)i * 2654435761u) ^ s->tag
+        cl_uint tag = s->chunk_tag[i / chunk_words];
+        if (!tag)
+            continue;
+        cl_uint want = s->v->kind == G_WRITE ? ((cl_uint)i * 2654435761u) ^ tag
                                              : stream_ref(s, i);
         if (out[i] != want)
             return clb_diag_set(d, CLB_ERR_INVALID_RESULT, "word %zu: 0x%08x, host expects 0x%08x",
