@@ -88,7 +88,10 @@ cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
 {
     if (c->opts->quick)
         return 1u << 20;
-    cl_ulong want = 64u << 20, cap = m->global_mem / (nbuf + 1);
+    /* At least 256 MiB on GPUs: their last-level caches reach 50-100 MiB, and a driver may
+     * report a smaller cache (an L1) as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE. */
+    cl_ulong want = (m->type & CL_DEVICE_TYPE_GPU) ? 256u << 20 : 64u << 20;
+    cl_ulong cap = m->global_mem / (nbuf + 1);
     while (want < 4 * m->largest_cache)
         want *= 2;
     cap = cap < m->max_alloc ? cap : m->max_alloc;
