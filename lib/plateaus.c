@@ -100,3 +100,14 @@ size_t clb_find_plateaus(const double *x, const double *y, size_t n, double tol,
     free(all);
     return m;
 }
+
+size_t clb_plateaus_monotonic(clb_plateau *p, size_t m, int rising)
+{
+    size_t top = 0; /* p[0..top-1] is the kept, monotonic prefix */
+    for (size_t i = 0; i < m; i++) {
+        while (top > 0 && (rising ? p[top - 1].level >= p[i].level : p[top - 1].level <= p[i].level))
+            top--;
+        p[top++] = p[i];
+    }
+    return top;
+}

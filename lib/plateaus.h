@@ -19,4 +19,10 @@ typedef struct clb_plateau {
 size_t clb_find_plateaus(const double *x, const double *y, size_t n, double tol, double merge_tol,
                          clb_plateau *out, size_t cap);
 
+/* Keeps the plateaus in p[0..m-1] that make the levels strictly monotonic (rising when
+ * rising is non-zero, else falling): a plateau that the next one does not exceed was a
+ * noise bump and is dropped. Returns the new count. Memory hierarchies are monotonic:
+ * each level farther away is slower. */
+size_t clb_plateaus_monotonic(clb_plateau *p, size_t m, int rising);
+
 #endif

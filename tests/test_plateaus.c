@@ -107,6 +107,14 @@ int main(void)
     EXPECT(clb_find_plateaus(x, y, n, 0.12, 0.25, p, 8) == 0, "ramp has no plateau");
     y[3] = -1;
     EXPECT(clb_find_plateaus(x, y, n, 0.12, 0.25, p, 8) == 0, "negative value refused");
+    /* A noise bump between two levels is dropped by the monotonic filter. */
+    clb_plateau q[4] = {{0, 1, 4096, 8192, 1.8}, {2, 5, 12288, 196608, 4.4},
+                        {6, 7, 786432, 1048576, 31.8}, {8, 9, 1572864, 3145728, 18.8}};
+    size_t k = clb_plateaus_monotonic(q, 4, 1);
+    EXPECT(k == 3 && q[2].level == 18.8 && q[1].level == 4.4, "monotonic rising: %zu left", k);
+    clb_plateau r[3] = {{0, 1, 1, 2, 100}, {2, 3, 4, 8, 120}, {4, 5, 16, 32, 50}};
+    k = clb_plateaus_monotonic(r, 3, 0);
+    EXPECT(k == 2 && r[0].level == 120 && r[1].level == 50, "monotonic falling: %zu left", k);
     printf("plateaus: %d failure(s)\n", failures);
     return failures != 0;
 }

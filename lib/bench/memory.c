@@ -79,9 +79,9 @@ static size_t physical(const gstate *s, size_t v)
 static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
 {
     size_t nvec = (size_t)(bytes / (4u * s->vw));
-    /* Blocked (CPU) layout on small arrays: fewer work-items, each still streaming >= 16
-     * vectors per pass, so the loop's overhead does not hide the cache's bandwidth. */
-    while (s->blocked && s->local > 1 && nvec / s->groups / s->local < 16)
+    /* Blocked (CPU) layout on small arrays: fewer work-items, each still streaming >= 256
+     * vectors per pass, so the per-pass overhead does not hide the cache's bandwidth. */
+    while (s->blocked && s->local > 1 && nvec / (s->groups * s->local) < 256)
         s->local /= 2;
     size_t per = nvec / (s->groups * per_group) / s->local * s->local;
     if (per >= s->local) {

@@ -221,7 +221,7 @@ static void add_latency_curves(clb_result *res, const chase_sweep *sw, cl_uint m
 static void add_plateaus(clb_result *res, const chase_sweep *sw, cl_uint mhz)
 {
     clb_plateau p[16];
-    size_t m = clb_find_plateaus(sw->x, sw->ns, sw->n, 0.12, 0.25, p, 16);
+    size_t m = clb_plateaus_monotonic(p, clb_find_plateaus(sw->x, sw->ns, sw->n, 0.12, 0.25, p, 16), 1);
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < m; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -384,6 +384,7 @@ static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *
 {
     clb_plateau p[16];
     size_t np = clb_find_plateaus(lat->x, lat->ns, lat->n, 0.12, 0.25, p, 16);
+    np = clb_plateaus_monotonic(p, np, 1);
     int dram_plateau = np > 0 && p[np - 1].last == lat->n - 1;
     size_t ncache = dram_plateau ? np - 1 : np;
     cJSON *levels = cJSON_CreateArray();
