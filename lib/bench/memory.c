@@ -44,8 +44,8 @@ typedef struct gstate {
     size_t local, groups;
     int blocked;
     cl_uint vw, chunk, nchunks, stride, rows, reuse_n, tag;
-    cl_uint step;        /* chunk step between passes (groups + 1) */
-    cl_uint pbase;       /* pass counter (mod nchunks) where the last launch started */
+    cl_uint per;         /* chunks each work-group owns (kernels/memory.cl, CHUNK) */
+    cl_uint pbase;       /* pass counter (mod per) where the last launch started */
     cl_uint pnext;       /* ... and where the next one starts */
     cl_uint *chunk_tag;  /* write/STREAM: tag of the last launch that wrote each chunk (0: none) */
     size_t words;        /* words in the used part of each array */
@@ -92,25 +92,16 @@ static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
         s->nchunks = (cl_uint)(nvec / s->chunk);
     }
     s->words = (size_t)s->chunk * s->nchunks * s->vw;
-    s->step = (cl_uint)((s->groups + 1) % s->nchunks);
+    s->per = s->nchunks >= s->groups ? (cl_uint)(s->nchunks / s->groups) : 1;
 }
 
 static size_t chunk_at(const gstate *s, size_t w, uint64_t q)
 {
-    return (w + (size_t)(q % s->nchunks) * s->step) % s->nchunks;
+    return (w * s->per + (size_t)(q % s->per)) % s->nchunks;
 }
 
 /* The number of passes after which chunk_at repeats. */
-static size_t chunk_period(const gstate *s)
-{
-    size_t a = s->step, b = s->nchunks;
-    while (b) {
-        size_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return s->nchunks / (a ? a : 1);
-}
+static size_t chunk_period(const gstate *s) { return s->per; }
 
 static cl_uint *host_random(size_t words, uint64_t seed)
 {
@@ -200,7 +191,7 @@ static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 4, sizeof s->nchunks, &s->nchunks));
     CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->stride, &s->stride));
     CLB_CL(d, clSetKernelArg(s->k, 7, sizeof s->rows, &s->rows));
-    CLB_CL(d, clSetKernelArg(s->k, 9, sizeof s->step, &s->step));
+    CLB_CL(d, clSetKernelArg(s->k, 9, sizeof s->per, &s->per));
 cleanup:
     return d->err;
 }
@@ -242,7 +233,7 @@ static clb_error setup_write(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->chunk, &s->chunk));
     CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->nchunks, &s->nchunks));
-    CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->step, &s->step));
+    CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->per, &s->per));
 cleanup:
     return d->err;
 }
@@ -272,7 +263,7 @@ static clb_error setup_stream(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 3, sizeof s->chunk, &s->chunk));
     CLB_CL(d, clSetKernelArg(s->k, 4, sizeof s->nchunks, &s->nchunks));
     CLB_CL(d, clSetKernelArg(s->k, 6, sizeof kk, &kk));
-    CLB_CL(d, clSetKernelArg(s->k, 8, sizeof s->step, &s->step));
+    CLB_CL(d, clSetKernelArg(s->k, 8, sizeof s->per, &s->per));
 cleanup:
     free(hc);
     return d->err;
@@ -314,7 +305,7 @@ static clb_error g_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *
     s->passes = passes;
     s->pbase = s->pnext;
     if (s->v->kind != G_REUSE)
-        s->pnext = (cl_uint)(((uint64_t)s->pnext + passes) % s->nchunks);
+        s->pnext = (cl_uint)(((uint64_t)s->pnext + passes) % s->per);
     if (s->chunk_tag)
         mark_written(s, passes, tag);
 cleanup:
