@@ -51,7 +51,12 @@ while read -r p d tag; do
     timeout 180 clpeak -p "$p" -d "$d" --global-bandwidth >"$out/clpeak_$tag.txt" 2>&1
     echo "   clpeak rc=$?"
     if [[ $tag == pocl* ]] && [ -x "$native" ]; then
-        "$native" >"$out/native_stream.txt" 2>&1
+        # The same array size as memory.triad used (MiB per array).
+        mib=$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+r = [r for r in d["devices"][0]["results"] if r["name"] == "memory.triad" and r["status"] == "ok"]
+print(int(r[0]["params"]["array_bytes"]) >> 20 if r else "")' "$out/clbench_$tag.json" 2>/dev/null)
+        "$native" $mib >"$out/native_stream.txt" 2>&1
         echo "   native_stream rc=$?"
     fi
 done <<<"$devices"

@@ -1,7 +1,8 @@
 /* native_stream: a native C (OpenMP) STREAM-style probe of the host's memory bandwidth, the
  * peer of memory.triad / memory.read_linear on CPU OpenCL devices (bench/memory.sh).
  *
- * usage: native_stream [MiB per array]   (default: 4x the largest cache in sysfs, >= 64 MiB)
+ * usage: native_stream [MiB per array]   (default: 4x the largest cache in sysfs, >= 512 MiB,
+ *        as memory.* uses on CPU devices; bench/memory.sh passes memory.triad's size)
  * Prints "read_gbs", "copy_gbs" and "triad_gbs" lines: the median of 11 timed repetitions
  * (the first discarded), bytes counted as read + written (STREAM's convention). Arrays are
  * doubles filled with non-zero data and first touched by the threads that use them. */
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
 {
     unsigned long long mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 0;
     if (!mib) {
-        mib = 64;
+        mib = 512;
         while ((mib << 20) < 4 * largest_cache())
             mib *= 2;
     }
@@ -94,14 +95,11 @@ int main(int argc, char **argv)
     double tr[REPS], tc[REPS], tt[REPS], sum = 0, q = 3.0;
     for (int r = 0; r < REPS; r++) {
         double s = 0, t0 = now();
-        /* Eight independent partial sums: one chain of dependent adds would measure the
-         * adder's latency, not the memory. n is a multiple of 8 (whole MiB). */
-#pragma omp parallel for schedule(static) reduction(+ : s)
-        for (size_t i = 0; i < n; i += 8) {
-            double p0 = a[i] + a[i + 4], p1 = a[i + 1] + a[i + 5], p2 = a[i + 2] + a[i + 6],
-                   p3 = a[i + 3] + a[i + 7];
-            s += (p0 + p1) + (p2 + p3);
-        }
+        /* simd: the reduction may be reassociated into vector lanes, so the loop is bound
+         * by loads, not by the latency of one chain of dependent adds. */
+#pragma omp parallel for simd schedule(static) reduction(+ : s)
+        for (size_t i = 0; i < n; i++)
+            s += a[i];
         double t1 = now();
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++)

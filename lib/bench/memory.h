@@ -28,8 +28,8 @@ clb_error mem_device_query(clb_ctx *c, mem_device *m);
  * group per compute unit). */
 void mem_grid(const mem_device *m, size_t *local, size_t *groups);
 
-/* Bytes of one DRAM-sized array: >= 4x the largest cache (STREAM's rule) and >= 256 MiB on
- * GPUs (64 MiB on other devices), a power of two, at most max alloc and global memory /
+/* Bytes of one DRAM-sized array: >= 4x the largest cache (STREAM's rule), >= 256 MiB on
+ * GPUs and >= 512 MiB on other devices, a power of two, at most max alloc and global memory /
  * (nbuf + 1). --quick: 1 MiB. */
 cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf);
 

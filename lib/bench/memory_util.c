@@ -88,9 +88,12 @@ cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
 {
     if (c->opts->quick)
         return 1u << 20;
-    /* At least 256 MiB on GPUs: their last-level caches reach 50-100 MiB, and a driver may
-     * report a smaller cache (an L1) as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE. */
-    cl_ulong want = (m->type & CL_DEVICE_TYPE_GPU) ? 256u << 20 : 64u << 20;
+    /* Floors: GPUs' last-level caches reach 50-100 MiB and a driver may report a smaller
+     * cache (an L1) as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; a virtual machine may hide its CPU's
+     * real L3 (this project's development VM reports 32 MiB, but arrays up to 64-96 MiB
+     * stay cache-resident), and CPU L3s with adaptive replacement keep part of a cyclic
+     * working set a few times their size. */
+    cl_ulong want = (m->type & CL_DEVICE_TYPE_GPU) ? 256u << 20 : 512u << 20;
     cl_ulong cap = m->global_mem / (nbuf + 1);
     while (want < 4 * m->largest_cache)
         want *= 2;
