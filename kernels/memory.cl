@@ -3,16 +3,19 @@
  * Elements are 32-bit unsigned integers, so every checksum is exact (wrapping arithmetic)
  * and the host can reproduce it.
  *
- * Layout: the array holds nchunks chunks of `chunk` vectors. Work-group w owns the `per`
- * chunks w * per .. w * per + per - 1 (per = nchunks / groups, at least 1) and in pass q
- * (counted across launches: q = pbase + p) works on CHUNK(w, q) = (w * per + q % per) %
- * nchunks, its work-items interleaved (item l touches l, l + L, l + 2L, ...), so accesses
- * are coalesced on GPUs. No two groups ever read the same chunk, so groups that drift
- * apart by a pass cannot share lines in a cache (with a shared rotation a lagging group
- * would stream the chunk its neighbour is streaming, halving the DRAM traffic). A group
- * rereads a chunk only after its whole region; with per > 1 one pass covers part of the
- * array, which keeps slow patterns (random, strided) under the watchdog budget. For arrays
- * smaller than groups x chunk (the working-set sweep) groups share chunks on purpose.
+ * Layout: the array holds nchunks (>= 2) chunks of `chunk` vectors. In pass q (counted
+ * across launches: q = pbase + p) work-group w works on chunk
+ * CHUNK(w, q) = (w * mult + q % per) % nchunks, its work-items interleaved (item l touches
+ * l, l + L, l + 2L, ...), so accesses are coalesced on GPUs.
+ *  - DRAM arrays: mult = per >= 2: group w owns chunks w * per .. w * per + per - 1. No two
+ *    groups read the same chunk, so groups that drift apart cannot share cache lines (with
+ *    a rotation shared between groups, a group one pass behind its neighbour would stream
+ *    the very chunk the neighbour streams and halve the DRAM traffic).
+ *  - Arrays smaller than groups x chunk (the working-set sweep): mult = 1, per = nchunks,
+ *    groups share chunks on purpose.
+ * Consecutive passes always read different chunks: with the same addresses in every pass a
+ * compiler may unroll-and-jam the pass loop and merge the identical loads (PoCL did, and
+ * reported several times the DRAM bandwidth with a correct checksum).
  * With -DBLOCKED=1 (CPU devices) item l instead streams through its own contiguous slice
  * [l * chunk / L, (l + 1) * chunk / L) of the chunk: CPU OpenCL runtimes run the work-items
  * of a group one after another, so the interleaved order would jump by L vectors. */
@@ -45,7 +48,7 @@
 #define LANES (uint16)(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u)
 #endif
 
-#define CHUNK(w, q) (((w) * per + (q) % per) % nchunks)
+#define CHUNK(w, q) (((w) * mult + (q) % per) % nchunks)
 
 #ifndef PATTERN
 #define PATTERN 0
@@ -57,7 +60,7 @@
  * 2: random gather (v -> idx[v], a host-prepared random permutation). */
 kernel void mem_read(global const VT *restrict a, global const uint *restrict idx,
                      global uint *restrict out, uint chunk, uint nchunks, uint passes,
-                     uint stride, uint rows, uint pbase, uint per)
+                     uint stride, uint rows, uint pbase, uint per, uint mult)
 {
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     VT acc = (VT)(0u);
@@ -99,7 +102,7 @@ kernel void mem_read_reuse(global const VT *restrict a, global uint *restrict ou
 
 /* Writes hash(word index) ^ tag to every word of its chunks; the host checks every word. */
 kernel void mem_write(global VT *restrict a, uint chunk, uint nchunks, uint passes, uint tag,
-                      uint pbase, uint per)
+                      uint pbase, uint per, uint mult)
 {
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     for (uint p = 0; p < passes; p++) {
@@ -114,7 +117,7 @@ kernel void mem_write(global VT *restrict a, uint chunk, uint nchunks, uint pass
 /* STREAM kernels. OP 0 copy c = a; 1 scale c = k a; 2 add c = a + b; 3 triad c = a + k b. */
 kernel void mem_stream(global const VT *restrict a, global const VT *restrict b,
                        global VT *restrict c, uint chunk, uint nchunks, uint passes, uint k,
-                       uint pbase, uint per)
+                       uint pbase, uint per, uint mult)
 {
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     for (uint p = 0; p < passes; p++) {

@@ -2,7 +2,9 @@
  * Built with -DVW=n -DVT=uintn. Each work-group copies its slice of `in` into local memory
  * once; the timed loop then has no barrier. Every read kernel sums the whole array once per
  * round, starting at its own offset (l * stride, wrapping), so each work-item's checksum is
- * rounds x the array's word sum, which the host checks item by item. */
+ * rounds x the array's word sum, which the host checks item by item. Each round starts one
+ * vector later than the previous one: with identical rounds a compiler may unroll-and-jam
+ * the round loop and merge the identical loads (or forward the stores of local_rw). */
 
 #if VW == 1
 #define HSUM(v) (v)
@@ -49,8 +51,10 @@ kernel void local_read(global const VT *restrict in, global uint *restrict out,
     barrier(CLK_LOCAL_MEM_FENCE);
     uint b = (l * stride) % n;
     VT acc0 = (VT)(0u), acc1 = (VT)(0u);
-    for (uint r = 0; r < rounds; r++)
+    for (uint r = 0; r < rounds; r++) {
         WRAPPED_SUM(lm, b, n, acc0, acc1)
+        b = b + 1u == n ? 0u : b + 1u;
+    }
     out[get_global_id(0)] = HSUM(acc0 + acc1);
 }
 
@@ -63,9 +67,15 @@ kernel void local_rw(global const VT *restrict in, global VT *restrict out, loca
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     for (uint i = l; i < n; i += L)
         lm[i] = in[(size_t)w * n + i];
-    for (uint r = 0; r < rounds; r++)
-        for (uint i = l; i < n; i += L)
-            lm[i] = lm[i] * 3u + 1u;
+    /* Item l owns k = 0 .. own - 1 (vector l + k L); round r starts at k = r % own. */
+    uint own = l < n ? (n - l + L - 1u) / L : 0u, s = 0;
+    for (uint r = 0; r < rounds && own; r++) {
+        for (uint k = s; k < own; k++)
+            lm[l + k * L] = lm[l + k * L] * 3u + 1u;
+        for (uint k = 0; k < s; k++)
+            lm[l + k * L] = lm[l + k * L] * 3u + 1u;
+        s = s + 1u == own ? 0u : s + 1u;
+    }
     for (uint i = l; i < n; i += L)
         out[(size_t)w * n + i] = lm[i];
 }
@@ -78,7 +88,9 @@ kernel void const_read(constant VT *restrict c, global uint *restrict out, uint 
     uint l = get_local_id(0);
     uint b = (l * stride) % n;
     VT acc0 = (VT)(0u), acc1 = (VT)(0u);
-    for (uint r = 0; r < rounds; r++)
+    for (uint r = 0; r < rounds; r++) {
         WRAPPED_SUM(c, b, n, acc0, acc1)
+        b = b + 1u == n ? 0u : b + 1u;
+    }
     out[get_global_id(0)] = HSUM(acc0 + acc1);
 }

@@ -21,8 +21,8 @@ typedef struct gvariant {
  * and STREAM 1/4, so that one pass stays far below the watchdog budget on slow devices. */
 static unsigned chunks_per_group(const gvariant *v)
 {
-    if (v->kind == G_READ)
-        return v->pattern == 0 ? 1 : 16;
+    if (v->kind == G_READ) /* >= 2: consecutive passes must read different chunks */
+        return v->pattern == 0 ? 2 : 16;
     return v->kind == G_REUSE ? 1 : 4;
 }
 
@@ -44,7 +44,7 @@ typedef struct gstate {
     size_t local, groups;
     int blocked;
     cl_uint vw, chunk, nchunks, stride, rows, reuse_n, tag;
-    cl_uint per;         /* chunks each work-group owns (kernels/memory.cl, CHUNK) */
+    cl_uint per, mult;   /* kernels/memory.cl, CHUNK: period of the rotation, group factor */
     cl_uint pbase;       /* pass counter (mod per) where the last launch started */
     cl_uint pnext;       /* ... and where the next one starts */
     cl_uint *chunk_tag;  /* write/STREAM: tag of the last launch that wrote each chunk (0: none) */
@@ -75,7 +75,7 @@ static size_t physical(const gstate *s, size_t v)
     return v;
 }
 
-/* Chunk geometry: nchunks chunks of chunk vectors (a multiple of the work-group size). */
+/* Chunk geometry (kernels/memory.cl): nchunks chunks of chunk vectors, the rotation. */
 static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
 {
     size_t nvec = (size_t)(bytes / (4u * s->vw));
@@ -83,21 +83,26 @@ static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
      * vectors per pass, so the per-pass overhead does not hide the cache's bandwidth. */
     while (s->blocked && s->local > 1 && nvec / (s->groups * s->local) < 256)
         s->local /= 2;
-    size_t per = nvec / (s->groups * per_group) / s->local * s->local;
-    if (per >= s->local) {
+    /* Blocked slices need chunks that are multiples of the group size. */
+    size_t unit = s->blocked ? s->local : 1;
+    size_t per = nvec / (s->groups * per_group) / unit * unit;
+    if (per >= s->local) { /* DRAM arrays: each group owns per_group chunks */
         s->chunk = (cl_uint)per;
         s->nchunks = (cl_uint)(s->groups * per_group);
-    } else {
-        s->chunk = (cl_uint)(nvec < s->local ? nvec : s->local);
+        s->per = s->mult = per_group;
+    } else { /* small arrays: two or more chunks shared by the groups */
+        size_t c = nvec / 2 / unit * unit;
+        s->chunk = (cl_uint)(c ? c : unit);
         s->nchunks = (cl_uint)(nvec / s->chunk);
+        s->per = s->nchunks;
+        s->mult = 1;
     }
     s->words = (size_t)s->chunk * s->nchunks * s->vw;
-    s->per = s->nchunks >= s->groups ? (cl_uint)(s->nchunks / s->groups) : 1;
 }
 
 static size_t chunk_at(const gstate *s, size_t w, uint64_t q)
 {
-    return (w * s->per + (size_t)(q % s->per)) % s->nchunks;
+    return (w * s->mult + (size_t)(q % s->per)) % s->nchunks;
 }
 
 /* The number of passes after which chunk_at repeats. */
@@ -192,6 +197,7 @@ static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->stride, &s->stride));
     CLB_CL(d, clSetKernelArg(s->k, 7, sizeof s->rows, &s->rows));
     CLB_CL(d, clSetKernelArg(s->k, 9, sizeof s->per, &s->per));
+    CLB_CL(d, clSetKernelArg(s->k, 10, sizeof s->mult, &s->mult));
 cleanup:
     return d->err;
 }
@@ -234,6 +240,7 @@ static clb_error setup_write(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->chunk, &s->chunk));
     CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->nchunks, &s->nchunks));
     CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->per, &s->per));
+    CLB_CL(d, clSetKernelArg(s->k, 7, sizeof s->mult, &s->mult));
 cleanup:
     return d->err;
 }
@@ -264,6 +271,7 @@ static clb_error setup_stream(clb_ctx *c, gstate *s, const mem_device *m)
     CLB_CL(d, clSetKernelArg(s->k, 4, sizeof s->nchunks, &s->nchunks));
     CLB_CL(d, clSetKernelArg(s->k, 6, sizeof kk, &kk));
     CLB_CL(d, clSetKernelArg(s->k, 8, sizeof s->per, &s->per));
+    CLB_CL(d, clSetKernelArg(s->k, 9, sizeof s->mult, &s->mult));
 cleanup:
     free(hc);
     return d->err;
