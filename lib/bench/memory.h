@@ -33,8 +33,8 @@ void mem_grid(const mem_device *m, size_t *local, size_t *groups);
  * (nbuf + 1). --quick: 1 MiB. */
 cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf);
 
-/* Vector widths to search (1..16; --quick: 4 only). */
-size_t mem_widths(const clb_ctx *c, const unsigned **w);
+/* Vector widths to search: full 1, 2, 4, 8, 16, else 1, 4, 16 (--quick: 4 only). */
+size_t mem_widths(const clb_ctx *c, int full, const unsigned **w);
 
 /* Build options naming the vector type, plus extra. */
 void mem_vec_options(char *buf, size_t n, unsigned vw, const char *extra);
@@ -44,7 +44,7 @@ typedef clb_error (*mem_variant_fn)(clb_ctx *c, const void *cfg, unsigned vw);
 
 /* Measures fn at every width into scratch results, moves the best (highest value) into
  * c->res and records params.vector_widths = [{"width", "value"}] and best_vector_width. */
-clb_error mem_search_widths(clb_ctx *c, mem_variant_fn fn, const void *cfg);
+clb_error mem_search_widths(clb_ctx *c, int full, mem_variant_fn fn, const void *cfg);
 
 typedef clb_error (*mem_validate_fn)(clb_ctx *c, void *state, clb_diag *d);
 

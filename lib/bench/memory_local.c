@@ -179,7 +179,7 @@ clb_error clb_memory_local_run(clb_ctx *c, clb_result *res)
         cfg.stride = strcmp(arg, "constant_divergent") == 0;
         return l_run_width(c, &cfg, 1);
     }
-    return mem_search_widths(c, l_run_width, &cfg);
+    return mem_search_widths(c, 1, l_run_width, &cfg);
 }
 
 /* The bank-conflict sweep: local_read at width 1 with strides 1..32 words. */

@@ -104,13 +104,18 @@ cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
 }
 
 static const unsigned all_widths[] = {1, 2, 4, 8, 16};
+static const unsigned some_widths[] = {1, 4, 16};
 static const unsigned quick_widths[] = {4};
 
-size_t mem_widths(const clb_ctx *c, const unsigned **w)
+size_t mem_widths(const clb_ctx *c, int full, const unsigned **w)
 {
     if (c->opts->quick) {
         *w = quick_widths;
         return 1;
+    }
+    if (!full) {
+        *w = some_widths;
+        return sizeof some_widths / sizeof some_widths[0];
     }
     *w = all_widths;
     return sizeof all_widths / sizeof all_widths[0];
@@ -176,10 +181,10 @@ clb_error mem_measure_scratch(clb_ctx *c, mem_variant_fn fn, const void *cfg, un
     return e;
 }
 
-clb_error mem_search_widths(clb_ctx *c, mem_variant_fn fn, const void *cfg)
+clb_error mem_search_widths(clb_ctx *c, int full, mem_variant_fn fn, const void *cfg)
 {
     const unsigned *w;
-    size_t nw = mem_widths(c, &w);
+    size_t nw = mem_widths(c, full, &w);
     clb_result best;
     int have = 0;
     unsigned best_w = 0;
