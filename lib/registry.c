@@ -35,6 +35,18 @@ static const cm_row cm_fp32_add = {CM_FP32, CM_ADD}, cm_fp32_mul = {CM_FP32, CM_
                     cm_int32_add = {CM_INT32, CM_ADD}, cm_int32_mul = {CM_INT32, CM_MUL},
                     cm_int32_mad = {CM_INT32, CM_MAD}, cm_int24_mad = {CM_INT24, CM_MAD24},
                     cm_int8_dot4 = {CM_INT32, CM_DOT4}, cm_int24_mul = {CM_INT24, CM_MUL24};
+/* lib/bench/memory*.c (group memory) */
+clb_error clb_memory_global_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_latency_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_latency_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_sweep_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_local_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_local_banks_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_local_validate(clb_ctx *c, void *state, clb_diag *d);
 
 static const clb_bench registry[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -169,6 +181,43 @@ static const clb_bench registry[] = {
     CLB_COMPUTE_ROW("int24.mul24", 0, "mul24() pingpong (GIOP/s)", cm_int24_mul),
     CLB_COMPUTE_ROW("int8.dot4", 0, "packed 8-bit dot product + accumulate, cl_khr_integer_dot_product, 8 ops (GIOP/s)", cm_int8_dot4),
 #undef CLB_COMPUTE_ROW
+    /* ---- group memory (lib/bench/memory*.c, kernels/memory*.cl) ---- */
+    {"memory.read_linear", "memory", "global read, linear coalesced, DRAM-sized array, best vector width (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_linear"},
+    {"memory.read_reuse", "memory", "global read, each vector read by 32 neighbouring work-items (cache reuse, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_reuse"},
+    {"memory.read_strided", "memory", "global read, neighbouring work-items one cache line apart (useful GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_strided"},
+    {"memory.read_random", "memory", "global random gather with host-prepared indices (data + index GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_random"},
+    {"memory.write", "memory", "global write, linear coalesced, DRAM-sized array (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "write"},
+    {"memory.copy", "memory", "STREAM copy c = a (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "copy"},
+    {"memory.scale", "memory", "STREAM scale c = k a (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "scale"},
+    {"memory.add", "memory", "STREAM add c = a + b (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "add"},
+    {"memory.triad", "memory", "STREAM triad c = a + k b (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "triad"},
+    {"memory.local_read", "memory", "local memory read, no barrier in the timed loop, best vector width (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "local_read"},
+    {"memory.local_rw", "memory", "local memory read-modify-write, no barrier in the timed loop (read + write GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "local_rw"},
+    {"memory.local_bank_conflicts", "memory", "local read bandwidth against the stride 1..32 words between work-items (curve; headline: the slowest stride, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_banks_run, clb_memory_local_validate, NULL},
+    {"memory.constant_broadcast", "memory", "constant memory, all work-items read the same address (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "constant_broadcast"},
+    {"memory.constant_divergent", "memory", "constant memory, every work-item its own address (GB/s)",
+     CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "constant_divergent"},
+    {"memory.read_vs_size", "memory", "linear read bandwidth against working-set size, 4 KiB to >= 4x the largest cache (curve; headline: the highest point, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_read_vs_size_run, clb_memory_sweep_validate, NULL},
+    {"memory.latency", "memory", "pointer-chase latency against working-set size, 4 KiB to 1 GiB (curve; headline: the largest size, ns)",
+     CLB_REQ_COMPILER, clb_memory_latency_run, clb_memory_latency_validate, NULL},
+    {"memory.latency_local", "memory", "pointer-chase latency in local memory (ns)",
+     CLB_REQ_COMPILER, clb_memory_latency_local_run, clb_memory_latency_validate, NULL},
+    {"memory.caches", "memory", "cache levels from the latency and bandwidth curves vs the API (headline: DRAM latency, ns)",
+     CLB_REQ_COMPILER, clb_memory_caches_run, clb_memory_sweep_validate, NULL},
 };
 
 size_t clb_bench_count(void) { return sizeof registry / sizeof registry[0]; }

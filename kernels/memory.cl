@@ -1,0 +1,140 @@
+/* memory.*: global-memory bandwidth kernels (lib/bench/memory.c).
+ * Built with -DVW=n -DVT=uintn (n = 1, 2, 4, 8, 16) and -DPATTERN / -DOP for the variant.
+ * Elements are 32-bit unsigned integers, so every checksum is exact (wrapping arithmetic)
+ * and the host can reproduce it.
+ *
+ * Layout: the array holds nchunks (>= 2) chunks of `chunk` vectors. In pass q (counted
+ * across launches: q = pbase + p) work-group w works on chunk
+ * CHUNK(w, q) = (w * mult + q % per) % nchunks, its work-items interleaved (item l touches
+ * l, l + L, l + 2L, ...), so accesses are coalesced on GPUs.
+ *  - DRAM arrays: mult = per >= 2: group w owns chunks w * per .. w * per + per - 1. No two
+ *    groups read the same chunk, so groups that drift apart cannot share cache lines (with
+ *    a rotation shared between groups, a group one pass behind its neighbour would stream
+ *    the very chunk the neighbour streams and halve the DRAM traffic).
+ *  - Arrays smaller than groups x chunk (the working-set sweep): mult = 1, per = nchunks,
+ *    groups share chunks on purpose.
+ * Consecutive passes always read different chunks: with the same addresses in every pass a
+ * compiler may unroll-and-jam the pass loop and merge the identical loads (PoCL did, and
+ * reported several times the DRAM bandwidth with a correct checksum).
+ * With -DBLOCKED=1 (CPU devices) item l instead streams through its own contiguous slice
+ * [l * chunk / L, (l + 1) * chunk / L) of the chunk: CPU OpenCL runtimes run the work-items
+ * of a group one after another, so the interleaved order would jump by L vectors. */
+
+#ifndef BLOCKED
+#define BLOCKED 0
+#endif
+#if BLOCKED
+#define FOR_J(l, L, chunk) for (uint j = (l) * ((chunk) / (L)), e_ = j + (chunk) / (L); j < e_; j++)
+#else
+#define FOR_J(l, L, chunk) for (uint j = (l); j < (chunk); j += (L))
+#endif
+
+#if VW == 1
+#define HSUM(v) (v)
+#define LANES 0u
+#elif VW == 2
+#define HSUM(v) ((v).s0 + (v).s1)
+#define LANES (uint2)(0u, 1u)
+#elif VW == 4
+#define HSUM(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
+#define LANES (uint4)(0u, 1u, 2u, 3u)
+#elif VW == 8
+#define HSUM4_(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
+#define HSUM(v) (HSUM4_((v).lo) + HSUM4_((v).hi))
+#define LANES (uint8)(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u)
+#elif VW == 16
+#define HSUM4_(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
+#define HSUM(v) (HSUM4_((v).lo.lo) + HSUM4_((v).lo.hi) + HSUM4_((v).hi.lo) + HSUM4_((v).hi.hi))
+#define LANES (uint16)(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u)
+#endif
+
+#define CHUNK(w, q) (((w) * mult + (q) % per) % nchunks)
+
+#ifndef PATTERN
+#define PATTERN 0
+#endif
+
+/* Reads every vector of its chunks and writes the per-work-item sum of all words.
+ * PATTERN 0: linear; 1: strided (logical v -> (v % rows) * stride + v / rows, a
+ * permutation of the array: neighbouring work-items are `stride` vectors apart);
+ * 2: random gather (v -> idx[v], a host-prepared random permutation). */
+kernel void mem_read(global const VT *restrict a, global const uint *restrict idx,
+                     global uint *restrict out, uint chunk, uint nchunks, uint passes,
+                     uint stride, uint rows, uint pbase, uint per, uint mult)
+{
+    uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
+    VT acc = (VT)(0u);
+    for (uint p = 0; p < passes; p++) {
+        uint base = CHUNK(w, pbase + p) * chunk;
+        FOR_J(l, L, chunk) {
+            uint v = base + j;
+#if PATTERN == 1
+            v = (v % rows) * stride + v / rows;
+#elif PATTERN == 2
+            v = idx[v];
+#endif
+            acc += a[v];
+        }
+    }
+    (void)idx;
+    (void)stride;
+    (void)rows;
+    out[get_global_id(0)] = HSUM(acc);
+}
+
+/* The seed's cache-reuse pattern (after AMD's GlobalMemoryBandwidth readLinear): work-item g
+ * reads the 32 consecutive vectors starting at its own, so each vector is read by 32
+ * neighbouring work-items and mostly hits in cache. The array has n vectors plus 32 of
+ * padding that repeat its start; each pass moves the window by 32. */
+kernel void mem_read_reuse(global const VT *restrict a, global uint *restrict out, uint n,
+                           uint passes)
+{
+    uint g = get_global_id(0);
+    VT acc = (VT)(0u);
+    for (uint p = 0; p < passes; p++) {
+        global const VT *w = a + (g + p * 32u) % n;
+#pragma unroll
+        for (uint k = 0; k < 32u; k++)
+            acc += w[k];
+    }
+    out[g] = HSUM(acc);
+}
+
+/* Writes hash(word index) ^ tag to every word of its chunks; the host checks every word. */
+kernel void mem_write(global VT *restrict a, uint chunk, uint nchunks, uint passes, uint tag,
+                      uint pbase, uint per, uint mult)
+{
+    uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
+    for (uint p = 0; p < passes; p++) {
+        uint base = CHUNK(w, pbase + p) * chunk;
+        FOR_J(l, L, chunk) {
+            uint v = base + j;
+            a[v] = (((VT)(v * (uint)VW) + LANES) * 2654435761u) ^ (VT)(tag);
+        }
+    }
+}
+
+/* STREAM kernels. OP 0 copy c = a; 1 scale c = k a; 2 add c = a + b; 3 triad c = a + k b. */
+kernel void mem_stream(global const VT *restrict a, global const VT *restrict b,
+                       global VT *restrict c, uint chunk, uint nchunks, uint passes, uint k,
+                       uint pbase, uint per, uint mult)
+{
+    uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
+    for (uint p = 0; p < passes; p++) {
+        uint base = CHUNK(w, pbase + p) * chunk;
+        FOR_J(l, L, chunk) {
+            uint v = base + j;
+#if OP == 0
+            c[v] = a[v];
+#elif OP == 1
+            c[v] = a[v] * k;
+#elif OP == 2
+            c[v] = a[v] + b[v];
+#else
+            c[v] = a[v] + b[v] * k;
+#endif
+        }
+    }
+    (void)b;
+    (void)k;
+}

@@ -1,0 +1,447 @@
+/* memory.latency, memory.latency_local, memory.read_vs_size, memory.caches: pointer-chase
+ * latency against working-set size, bandwidth against working-set size, and the cache
+ * levels found in those curves (lib/plateaus.c), compared with what the API reports. */
+#include "memory.h"
+#include "plateaus.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_POINTS 64
+
+typedef struct chase_state {
+    cl_command_queue q;
+    cl_kernel k;
+    cl_mem next, out;
+    cl_uint *order;     /* node numbers along the cycle */
+    size_t nnodes;
+    cl_uint node_words; /* words between nodes (a cache line, 1 for local memory) */
+    size_t pos;         /* cycle position the next launch starts from */
+    int local;
+} chase_state;
+
+/* A random cyclic permutation by Sattolo's algorithm, returned as the order of its cycle
+ * starting at node 0. */
+static cl_uint *sattolo_order(size_t n, uint64_t seed)
+{
+    cl_uint *pi = malloc(n * sizeof *pi), *order = malloc(n * sizeof *order);
+    uint64_t st = seed;
+    if (!pi || !order) {
+        free(pi);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        pi[i] = (cl_uint)i;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)(clb_rand64(&st) % i); /* j < i: one single cycle */
+        cl_uint t = pi[i];
+        pi[i] = pi[j];
+        pi[j] = t;
+    }
+    order[0] = 0;
+    for (size_t k = 1; k < n; k++)
+        order[k] = pi[order[k - 1]];
+    free(pi);
+    return order;
+}
+
+static clb_error ch_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *d)
+{
+    chase_state *s = state;
+    cl_uint start = s->order[s->pos] * s->node_words, rounds = (cl_uint)scale;
+    size_t one = 1;
+    cl_uint arg = s->local ? 3 : 2;
+    CLB_CL(d, clSetKernelArg(s->k, arg, sizeof start, &start));
+    CLB_CL(d, clSetKernelArg(s->k, arg + 1, sizeof rounds, &rounds));
+    CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &one, &one, 0, NULL, ev));
+    /* The next launch goes on where this one ended: launches never repeat the same few
+     * nodes, which a large cache would otherwise keep. */
+    s->pos = (s->pos + 16 * (size_t)rounds) % s->nnodes;
+cleanup:
+    return d->err;
+}
+
+static double ch_work(const void *state, uint64_t scale)
+{
+    (void)state;
+    return 16.0 * (double)scale;
+}
+
+clb_error clb_memory_latency_validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    chase_state *s = state;
+    cl_uint got = 0, want = s->order[s->pos] * s->node_words;
+    CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL));
+    if (got != want)
+        CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "the chase ended at word %u, the host's walk at %u",
+                 (unsigned)got, (unsigned)want);
+    (void)c;
+cleanup:
+    return d->err;
+}
+
+/* Measures the chase in s (already set up) with clb_measure. */
+static clb_error ch_measure(clb_ctx *c, const void *cfg, unsigned vw)
+{
+    chase_state *s = (void *)(uintptr_t)cfg;
+    clb_workload w = {.state = s, .enqueue = ch_enqueue, .work = ch_work, .min_scale = 64,
+                      .max_scale = 1u << 26, .output = s->out, .output_bytes = sizeof(cl_uint),
+                      .unit_factor = 1e9, .unit = "ns", .per_work_time = 1};
+    (void)vw;
+    if (clb_measure(c, &w) != CLB_OK)
+        return c->diag.err;
+    clb_param_num(c->res, "nodes", (double)s->nnodes);
+    clb_param_num(c->res, "node_bytes", 4.0 * s->node_words);
+    return CLB_OK;
+}
+
+/* ---- the global chase sweep ---- */
+
+typedef struct chase_sweep {
+    size_t n;
+    double x[MAX_POINTS], ns[MAX_POINTS];
+    clb_result last; /* the largest size's result (its samples become the headline) */
+    int have_last;
+    cl_uint line;
+} chase_sweep;
+
+/* Sizes 4 KiB, 6 KiB, 8 KiB, ... (powers of two and 1.5x between) up to max; --quick: 3. */
+static size_t sweep_sizes(const clb_ctx *c, cl_ulong max, double *x)
+{
+    size_t n = 0;
+    if (c->opts->quick) {
+        const double q[] = {4096, 65536, 1048576};
+        for (; n < 3 && q[n] <= (double)max; n++)
+            x[n] = q[n];
+        return n;
+    }
+    for (cl_ulong p = 4096; p <= max && n + 2 <= MAX_POINTS; p *= 2) {
+        x[n++] = (double)p;
+        if (p + p / 2 <= max)
+            x[n++] = (double)(p + p / 2);
+    }
+    return n;
+}
+
+static cl_ulong chase_max_bytes(const clb_ctx *c, const mem_device *m)
+{
+    cl_ulong max = (cl_ulong)1 << 30;
+    if (c->opts->quick)
+        max = 1u << 20;
+    max = max < m->max_alloc ? max : m->max_alloc;
+    return max < m->global_mem / 4 ? max : m->global_mem / 4;
+}
+
+/* Links the nodes of the first `bytes` of host along a fresh cycle. */
+static clb_error link_nodes(clb_ctx *c, chase_state *s, cl_uint *host, double bytes)
+{
+    free(s->order);
+    s->nnodes = (size_t)(bytes / (4.0 * s->node_words));
+    s->order = sattolo_order(s->nnodes, 0xc4a5e000u + s->nnodes);
+    s->pos = 0;
+    if (!s->order)
+        return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory for %zu nodes", s->nnodes);
+    for (size_t k = 0; k < s->nnodes; k++)
+        host[(size_t)s->order[k] * s->node_words] =
+            s->order[(k + 1) % s->nnodes] * s->node_words;
+    return CLB_OK;
+}
+
+static clb_error chase_sweep_run(clb_ctx *c, unsigned reps, chase_sweep *sw)
+{
+    clb_diag *d = &c->diag;
+    mem_device m;
+    chase_state s = {.q = clb_device_queue(c->dev)};
+    cl_program prog = NULL;
+    cl_uint *host = NULL;
+    clb_run_opts o;
+    if (mem_device_query(c, &m) != CLB_OK || clb_build(c, "memory_latency", NULL, NULL, &prog) != CLB_OK)
+        goto cleanup;
+    mem_sweep_opts(c, reps, &o);
+    cl_ulong max = chase_max_bytes(c, &m);
+    sw->line = s.node_words = m.line_bytes / 4;
+    sw->line *= 4;
+    sw->n = sweep_sizes(c, max, sw->x);
+    if (!(host = malloc((size_t)max)))
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for %llu bytes", (unsigned long long)max);
+    clb_fill_random(host, (size_t)max, 0x1a7e0001u); /* the words between nodes */
+    CLB_CL(d, s.k = clCreateKernel(prog, "chase", CLB_ERRP));
+    CLB_CL(d, s.next = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_ONLY, (size_t)max, NULL, CLB_ERRP));
+    CLB_CL(d, s.out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_WRITE_ONLY, 4, NULL, CLB_ERRP));
+    CLB_CL(d, clSetKernelArg(s.k, 0, sizeof s.next, &s.next));
+    CLB_CL(d, clSetKernelArg(s.k, 1, sizeof s.out, &s.out));
+    for (size_t i = 0; i < sw->n; i++) {
+        clb_result r;
+        if (link_nodes(c, &s, host, sw->x[i]) != CLB_OK)
+            goto cleanup;
+        CLB_CL(d, clEnqueueWriteBuffer(s.q, s.next, CL_TRUE, 0, (size_t)sw->x[i], host, 0, NULL, NULL));
+        if (mem_measure_scratch(c, ch_measure, &s, 1, &o, clb_memory_latency_validate, &r) != CLB_OK)
+            goto cleanup;
+        sw->ns[i] = r.value;
+        if (sw->have_last)
+            clb_result_free(&sw->last);
+        sw->last = r;
+        sw->have_last = 1;
+    }
+cleanup:
+    free(host);
+    free(s.order);
+    if (s.next)
+        clReleaseMemObject(s.next);
+    if (s.out)
+        clReleaseMemObject(s.out);
+    if (s.k)
+        clReleaseKernel(s.k);
+    if (prog)
+        clReleaseProgram(prog);
+    return d->err;
+}
+
+/* params.curves: latency in ns and in cycles at the reported maximum clock. */
+static void add_latency_curves(clb_result *res, const chase_sweep *sw, cl_uint mhz)
+{
+    cJSON *curves = cJSON_CreateArray();
+    double cyc[MAX_POINTS];
+    for (size_t i = 0; i < sw->n; i++)
+        cyc[i] = sw->ns[i] * mhz * 1e-3;
+    cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "ns", 1, sw->x,
+                                           sw->ns, sw->n, "global, ns per load"));
+    if (mhz)
+        cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "cycles", 1,
+                                               sw->x, cyc, sw->n, "global, cycles at CL_DEVICE_MAX_CLOCK_FREQUENCY"));
+    cJSON_DeleteItemFromObjectCaseSensitive(res->params, "curves");
+    cJSON_AddItemToObject(res->params, "curves", curves);
+    clb_param_num(res, "clock_mhz", mhz);
+    clb_param_num(res, "node_bytes", sw->line);
+    clb_param_str(res, "node_spacing", "one cache line (CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, 64 when unreported)");
+}
+
+/* params.plateaus from the latency curve alone. */
+static void add_plateaus(clb_result *res, const chase_sweep *sw, cl_uint mhz)
+{
+    clb_plateau p[16];
+    size_t m = clb_plateaus_monotonic(p, clb_find_plateaus(sw->x, sw->ns, sw->n, 0.12, 0.25, p, 16), 1);
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < m; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "first_size_bytes", p[i].x_first);
+        cJSON_AddNumberToObject(o, "last_size_bytes", p[i].x_last);
+        clb_json_number(o, "latency_ns", p[i].level);
+        clb_json_number(o, "latency_cycles", p[i].level * mhz * 1e-3);
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON_AddItemToObject(res->params, "plateaus", arr);
+}
+
+clb_error clb_memory_latency_run(clb_ctx *c, clb_result *res)
+{
+    chase_sweep sw = {0};
+    mem_device m;
+    if (mem_device_query(c, &m) != CLB_OK || chase_sweep_run(c, 5, &sw) != CLB_OK)
+        goto cleanup;
+    mem_adopt(c, &sw.last); /* headline: the largest working set (DRAM on every device) */
+    add_latency_curves(res, &sw, m.clock_mhz);
+    add_plateaus(res, &sw, m.clock_mhz);
+    clb_param_num(res, "working_set_bytes", sw.x[sw.n - 1]);
+    clb_param_num(res, "latency_cycles", res->value * m.clock_mhz * 1e-3);
+cleanup:
+    if (sw.have_last)
+        clb_result_free(&sw.last);
+    return c->diag.err;
+}
+
+/* ---- local-memory chase ---- */
+
+clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    mem_device m;
+    chase_state s = {.q = clb_device_queue(c->dev), .node_words = 1, .local = 1};
+    cl_program prog = NULL;
+    cl_uint *host = NULL;
+    if (mem_device_query(c, &m) != CLB_OK)
+        goto cleanup;
+    cl_uint n = 16;
+    while (n * 2 <= 4096 && n * 2 * 4 <= m.local_mem)
+        n *= 2;
+    if (m.local_mem < 64 || !(host = calloc(n, sizeof *host)))
+        CLB_FAIL(d, m.local_mem < 64 ? CLB_ERR_UNSUPPORTED : CLB_ERR_NOMEM,
+                 "local memory of %llu bytes", (unsigned long long)m.local_mem);
+    if (link_nodes(c, &s, host, 4.0 * n) != CLB_OK || clb_build(c, "memory_latency", NULL, NULL, &prog) != CLB_OK)
+        goto cleanup;
+    CLB_CL(d, s.k = clCreateKernel(prog, "chase_local", CLB_ERRP));
+    CLB_CL(d, s.next = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 4u * n, host, CLB_ERRP));
+    CLB_CL(d, s.out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_WRITE_ONLY, 4, NULL, CLB_ERRP));
+    CLB_CL(d, clSetKernelArg(s.k, 0, sizeof s.next, &s.next));
+    CLB_CL(d, clSetKernelArg(s.k, 1, sizeof s.out, &s.out));
+    CLB_CL(d, clSetKernelArg(s.k, 2, sizeof n, &n));
+    CLB_CL(d, clSetKernelArg(s.k, 5, 4u * n, NULL));
+    if (ch_measure(c, &s, 1) != CLB_OK)
+        goto cleanup;
+    clb_param_num(res, "local_words", n);
+    clb_param_str(res, "local_memory_type", m.local_type == CL_LOCAL ? "dedicated" : "emulated in global memory");
+    clb_param_num(res, "clock_mhz", m.clock_mhz);
+    clb_param_num(res, "latency_cycles", res->value * m.clock_mhz * 1e-3);
+    clb_param_str(res, "note", "includes the single work-item's copy of the cycle into local memory, amortized over the hops");
+cleanup:
+    free(host);
+    free(s.order);
+    if (s.next)
+        clReleaseMemObject(s.next);
+    if (s.out)
+        clReleaseMemObject(s.out);
+    if (s.k)
+        clReleaseKernel(s.k);
+    if (prog)
+        clReleaseProgram(prog);
+    return d->err;
+}
+
+/* ---- bandwidth against working-set size ---- */
+
+typedef struct bw_sweep {
+    size_t n;
+    double x[MAX_POINTS], gbs[MAX_POINTS];
+    clb_result best; /* the highest point's result */
+    int have_best;
+    unsigned vw;
+} bw_sweep;
+
+static clb_error bw_sweep_run(clb_ctx *c, unsigned reps, bw_sweep *sw)
+{
+    mem_device m;
+    clb_run_opts o;
+    if (mem_device_query(c, &m) != CLB_OK)
+        return c->diag.err;
+    mem_sweep_opts(c, reps, &o);
+    /* Up to the DRAM size of memory.read_linear: >= 4x the largest cache. */
+    sw->n = sweep_sizes(c, mem_dram_bytes(c, &m, 1), sw->x);
+    sw->vw = 4;
+    for (size_t i = 0; i < sw->n; i++) {
+        clb_result r;
+        if (mem_read_at_size(c, (cl_ulong)sw->x[i], sw->vw, &o, &r) != CLB_OK)
+            return c->diag.err;
+        sw->gbs[i] = r.value;
+        if (!sw->have_best || r.value > sw->best.value) {
+            if (sw->have_best)
+                clb_result_free(&sw->best);
+            sw->best = r;
+            sw->have_best = 1;
+        } else {
+            clb_result_free(&r);
+        }
+    }
+    return CLB_OK;
+}
+
+clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res)
+{
+    bw_sweep sw = {0};
+    if (bw_sweep_run(c, 5, &sw) != CLB_OK)
+        goto cleanup;
+    mem_adopt(c, &sw.best); /* headline: the highest bandwidth of the curve */
+    cJSON_AddItemToObject(res->params, "curve", mem_curve("working set", "bytes", "read bandwidth", "GB/s", 1, sw.x, sw.gbs, sw.n, NULL));
+    clb_param_str(res, "headline", "the highest point of the curve; its working set is params.array_bytes");
+cleanup:
+    if (sw.have_best)
+        clb_result_free(&sw.best);
+    return c->diag.err;
+}
+
+/* ---- cache levels ---- */
+
+/* Median bandwidth of the bandwidth-curve points inside [lo, hi], or NaN. */
+static double level_bandwidth(const bw_sweep *bw, double lo, double hi)
+{
+    double v[MAX_POINTS];
+    size_t k = 0;
+    for (size_t i = 0; i < bw->n; i++)
+        if (bw->x[i] >= lo && bw->x[i] <= hi)
+            v[k++] = bw->gbs[i];
+    if (!k)
+        return 0.0 / 0.0;
+    clb_stats st;
+    clb_stats_compute(v, k, &st);
+    return st.median;
+}
+
+static cJSON *api_view(const mem_device *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "global_mem_cache_size", (double)m->cache_bytes);
+    cJSON_AddNumberToObject(o, "global_mem_cacheline_size", m->line_bytes);
+    cJSON_AddNumberToObject(o, "local_mem_size", (double)m->local_mem);
+    cJSON_AddStringToObject(o, "local_mem_type", m->local_type == CL_LOCAL ? "dedicated" : "global");
+    if (m->host_l3_bytes)
+        cJSON_AddNumberToObject(o, "host_largest_cache_sysfs", (double)m->host_l3_bytes);
+    return o;
+}
+
+/* The levels: every latency plateau but the last (DRAM) is a cache level. */
+static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *bw,
+                       const mem_device *m)
+{
+    clb_plateau p[16];
+    size_t np = clb_find_plateaus(lat->x, lat->ns, lat->n, 0.12, 0.25, p, 16);
+    np = clb_plateaus_monotonic(p, np, 1);
+    int dram_plateau = np > 0 && p[np - 1].last == lat->n - 1;
+    size_t ncache = dram_plateau ? np - 1 : np;
+    cJSON *levels = cJSON_CreateArray();
+    int agrees = 0;
+    for (size_t i = 0; i < ncache; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "size_bytes", p[i].x_last);
+        clb_json_number(o, "latency_ns", p[i].level);
+        clb_json_number(o, "latency_cycles", p[i].level * m->clock_mhz * 1e-3);
+        clb_json_number(o, "bandwidth_gbs", level_bandwidth(bw, p[i].x_first, p[i].x_last));
+        cJSON_AddNumberToObject(o, "first_size_bytes", p[i].x_first);
+        cJSON_AddItemToArray(levels, o);
+        /* The API's cache size agrees when a level ends within a factor 2 of it. */
+        if (m->cache_bytes && p[i].x_last >= 0.5 * (double)m->cache_bytes &&
+            p[i].x_last <= 2.0 * (double)m->cache_bytes)
+            agrees = 1;
+    }
+    cJSON_AddItemToObject(res->params, "levels", levels);
+    double dram = dram_plateau ? p[np - 1].level : lat->ns[lat->n - 1];
+    clb_param_num(res, "dram_latency_ns", dram);
+    clb_param_num(res, "dram_latency_cycles", dram * m->clock_mhz * 1e-3);
+    clb_param_num(res, "dram_bandwidth_gbs", bw->n ? bw->gbs[bw->n - 1] : 0.0 / 0.0);
+    cJSON_AddItemToObject(res->params, "api", api_view(m));
+    cJSON_AddBoolToObject(res->params, "api_cache_size_agrees", agrees);
+    if (!agrees)
+        clb_param_str(res, "disagreement", "no detected level ends within a factor 2 of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
+}
+
+clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res)
+{
+    chase_sweep lat = {0};
+    bw_sweep bw = {0};
+    mem_device m;
+    if (mem_device_query(c, &m) != CLB_OK || chase_sweep_run(c, 3, &lat) != CLB_OK ||
+        bw_sweep_run(c, 3, &bw) != CLB_OK)
+        goto cleanup;
+    mem_adopt(c, &lat.last); /* headline: DRAM latency (largest working set), ns */
+    add_latency_curves(res, &lat, m.clock_mhz);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(res->params, "curves"),
+                         mem_curve("working set", "bytes", "read bandwidth", "GB/s", 1, bw.x,
+                                   bw.gbs, bw.n, "global read bandwidth"));
+    add_levels(res, &lat, &bw, &m);
+    if (c->opts->quick)
+        clb_param_str(res, "note", "--quick: three small sizes only; levels are not meaningful");
+cleanup:
+    if (lat.have_last)
+        clb_result_free(&lat.last);
+    if (bw.have_best)
+        clb_result_free(&bw.best);
+    return c->diag.err;
+}
+
+/* memory.caches and memory.read_vs_size validate inside their sweeps (each point with its
+ * own kernel's check); the row's validate is never reached with their state. */
+clb_error clb_memory_sweep_validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    (void)c;
+    (void)state;
+    return clb_diag_set(d, CLB_ERR_INVALID_RESULT, "no validation outside the sweep");
+}

@@ -1,0 +1,28 @@
+/* Plateau detection in staircase curves (latency or bandwidth against working-set size),
+ * used by memory.latency and memory.caches. Pure C, no OpenCL. */
+#ifndef CLB_PLATEAUS_H
+#define CLB_PLATEAUS_H
+
+#include <stddef.h>
+
+typedef struct clb_plateau {
+    size_t first, last;   /* indices of the first and last point of the plateau */
+    double x_first, x_last;
+    double level;         /* median of the raw y values of its points */
+} clb_plateau;
+
+/* Finds the plateaus of y(x) (x ascending, y > 0, n points): runs of at least two points
+ * whose (3-point median smoothed) values stay within a factor (1 + tol) of the run's median;
+ * single points between runs are transitions. Neighbouring plateaus whose levels differ by
+ * less than a factor (1 + merge_tol) are merged. Writes at most cap plateaus to out and
+ * returns how many were found (tol 0.12 and merge_tol 0.25 suit measured latency curves). */
+size_t clb_find_plateaus(const double *x, const double *y, size_t n, double tol, double merge_tol,
+                         clb_plateau *out, size_t cap);
+
+/* Keeps the plateaus in p[0..m-1] that make the levels strictly monotonic (rising when
+ * rising is non-zero, else falling): a plateau that the next one does not exceed was a
+ * noise bump and is dropped. Returns the new count. Memory hierarchies are monotonic:
+ * each level farther away is slower. */
+size_t clb_plateaus_monotonic(clb_plateau *p, size_t m, int rising);
+
+#endif
