@@ -14,6 +14,7 @@ typedef struct metric {
     const char *const *keywords;
     int higher; /* best = max (rates) or min (times) */
     int theory; /* a theoretical figure exists in principle: say so when it is unknown */
+    const char *const *prefer; /* exact result names that define the figure, when present */
 } metric;
 
 static const char *const kw_fp32[] = {"fp32", "float", "single", NULL};
@@ -21,15 +22,29 @@ static const char *const kw_fp64[] = {"fp64", "double", NULL};
 static const char *const kw_dram[] = {"dram", "stream", "global", "triad", "copy", "bandwidth", NULL};
 static const char *const kw_cache[] = {"cache", "latency", "chase", NULL};
 static const char *const kw_launch[] = {"roundtrip", NULL};
+/* Results that define a card where they exist: DRAM is a linear read or triad (cache-reuse and
+ * local-memory rows would overstate it), the cache card is the detected levels, and a transfer
+ * is the link's pinned host<->device path (device-to-device copies never cross the link). */
+static const char *const pref_dram[] = {"memory.read_linear", "memory.triad", NULL};
+static const char *const pref_cache[] = {"memory.caches", NULL};
+static const char *const pref_transfer[] = {"transfer.h2d_pinned", "transfer.d2h_pinned", NULL};
 
 static const metric metrics[] = {
-    {"Peak FP32", "compute", "FLOP", kw_fp32, 1, 1},
-    {"Peak FP64", "compute", "FLOP", kw_fp64, 1, 1},
-    {"DRAM bandwidth", "memory", "B/s", kw_dram, 1, 1},
-    {"Cache levels", "memory", "", kw_cache, 0, 0},
-    {"Launch overhead", "launch", "s", kw_launch, 0, 0},
-    {"Transfer bandwidth", "transfer", "B/s", NULL, 1, 1},
+    {"Peak FP32", "compute", "FLOP", kw_fp32, 1, 1, NULL},
+    {"Peak FP64", "compute", "FLOP", kw_fp64, 1, 1, NULL},
+    {"DRAM bandwidth", "memory", "B/s", kw_dram, 1, 1, pref_dram},
+    {"Cache levels", "memory", "", kw_cache, 0, 0, pref_cache},
+    {"Launch overhead", "launch", "s", kw_launch, 0, 0, NULL},
+    {"Transfer bandwidth", "transfer", "B/s", NULL, 1, 1, pref_transfer},
 };
+
+static int name_in(const char *name, const char *const *names)
+{
+    for (; names && *names; names++)
+        if (strcmp(name, *names) == 0)
+            return 1;
+    return 0;
+}
 
 static int name_has(const char *name, const char *const *kw)
 {
@@ -45,15 +60,16 @@ static int in_group(const rj_result *x, const char *group)
     return strcmp(x->group, group) == 0 || (strncmp(x->name, group, g) == 0 && x->name[g] == '.');
 }
 
-/* The best ok result of the metric; without one, the first matching failed result. */
-static const cJSON *pick(const cJSON *dev, const metric *m)
+/* The best ok result among names (NULL: by group and keywords); without one, the first
+ * matching failed result. */
+static const cJSON *pick_among(const cJSON *dev, const metric *m, const char *const *names)
 {
     const cJSON *r, *best = NULL, *failed = NULL;
     double bv = 0;
     cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
         rj_result x;
         rj_result_read(r, &x);
-        if (!in_group(&x, m->group) || !name_has(x.name, m->keywords))
+        if (names ? !name_in(x.name, names) : !in_group(&x, m->group) || !name_has(x.name, m->keywords))
             continue;
         if (strcmp(x.status, "ok") != 0 || !x.has_value) {
             failed = failed ? failed : r;
@@ -69,6 +85,12 @@ static const cJSON *pick(const cJSON *dev, const metric *m)
     return best ? best : failed;
 }
 
+static const cJSON *pick(const cJSON *dev, const metric *m)
+{
+    const cJSON *r = m->prefer ? pick_among(dev, m, m->prefer) : NULL;
+    return r ? r : pick_among(dev, m, NULL);
+}
+
 /* "72% of 1.2e+03 GFLOP/s theoretical" from params.efficiency (a fraction) or
  * params.theoretical / theoretical_peak (in the result's unit). */
 static void efficiency(FILE *f, const cJSON *r, const rj_result *x, int theory)
@@ -78,7 +100,10 @@ static void efficiency(FILE *f, const cJSON *r, const rj_result *x, int theory)
     char buf[32];
     if (!rj_num(p, "theoretical", &peak))
         rj_num(p, "theoretical_peak", &peak);
-    if (!rj_num(p, "efficiency", &eff) && isfinite(peak) && peak > 0)
+    /* transfer.*: the PCIe link's theoretical bandwidth and efficiency in percent. */
+    if (!isfinite(peak) && rj_num(p, "link_efficiency_pct", &eff))
+        rj_num(rj_obj(p, "link"), "theoretical_gbps", &peak), eff /= 100;
+    if (!isfinite(eff) && !rj_num(p, "efficiency", &eff) && isfinite(peak) && peak > 0)
         eff = x->value / peak;
     if (!isfinite(eff)) {
         if (theory)
@@ -95,17 +120,23 @@ static void efficiency(FILE *f, const cJSON *r, const rj_result *x, int theory)
     fputs("</span>", f);
 }
 
-/* params.levels / params.cache_levels: an array of objects, shown as compact JSON. */
+/* params.levels / params.cache_levels: "size: latency" per level, e.g. "192 KiB: 19.9 ns". */
 static void cache_levels(FILE *f, const cJSON *r)
 {
-    const cJSON *p = rj_obj(r, "params");
-    const cJSON *lv = rj_arr(p, "levels") ? rj_arr(p, "levels") : rj_arr(p, "cache_levels");
+    const cJSON *p = rj_obj(r, "params"), *lv, *e;
+    lv = rj_arr(p, "levels") ? rj_arr(p, "levels") : rj_arr(p, "cache_levels");
     if (!lv)
         return;
-    fprintf(f, "<br><span class=\"small\">%d level(s): ", cJSON_GetArraySize(lv));
-    char *text = cJSON_PrintUnformatted(lv);
-    html_puts(f, text ? text : "?");
-    free(text);
+    fprintf(f, "<br><span class=\"small\">%d level(s)", cJSON_GetArraySize(lv));
+    cJSON_ArrayForEach(e, lv) {
+        double size = NAN, ns = NAN;
+        rj_num(e, "size_bytes", &size);
+        rj_num(e, "latency_ns", &ns);
+        if (size >= 1048576)
+            fprintf(f, "; %.0f MiB: %.1f ns", size / 1048576, ns);
+        else
+            fprintf(f, "; %.0f KiB: %.1f ns", size / 1024, ns);
+    }
     fputs("</span>", f);
 }
 
