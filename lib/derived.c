@@ -52,10 +52,8 @@ static clb_error probe_width(clb_device *dev, size_t *width, clb_diag *d)
     CLB_CL(d, clGetKernelWorkGroupInfo(k, id, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                        sizeof *width, width, NULL));
 cleanup:
-    if (k)
-        clReleaseKernel(k);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_kernel(k);
+    clb_release_program(prog);
     return d->err;
 }
 

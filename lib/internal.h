@@ -13,6 +13,28 @@ struct clb_ctx {
     clb_diag diag;
 };
 
+/* Releases that accept NULL, for cleanup blocks: the OpenCL calls reject a NULL handle. */
+static inline void clb_release_mem(cl_mem m)
+{
+    if (m)
+        clReleaseMemObject(m);
+}
+static inline void clb_release_kernel(cl_kernel k)
+{
+    if (k)
+        clReleaseKernel(k);
+}
+static inline void clb_release_program(cl_program p)
+{
+    if (p)
+        clReleaseProgram(p);
+}
+static inline void clb_release_event(cl_event e)
+{
+    if (e)
+        clReleaseEvent(e);
+}
+
 /* Monotonic wall clock in seconds. */
 double clb_now(void);
 

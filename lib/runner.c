@@ -104,8 +104,7 @@ static clb_error time_launch(clb_ctx *c, const clb_workload *w, uint64_t scale, 
                  "profiling event reports %.6f s but the wall clock only %.6f s", t->event_s,
                  t->wall_s);
 cleanup:
-    if (ev)
-        clReleaseEvent(ev);
+    clb_release_event(ev);
     return d->err;
 }
 

@@ -125,11 +125,8 @@ clb_error clb_atomics_run(clb_ctx *c, clb_result *res)
 cleanup:
     free(s.init);
     free(s.got);
-    if (s.k)
-        clReleaseKernel(s.k);
-    if (s.ctr)
-        clReleaseMemObject(s.ctr);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_kernel(s.k);
+    clb_release_mem(s.ctr);
+    clb_release_program(prog);
     return d->err;
 }

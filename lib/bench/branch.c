@@ -21,19 +21,13 @@ typedef struct branch_state {
 
 static void branch_release(branch_state *s, cl_program prog, cl_kernel k1, cl_kernel k2)
 {
-    if (s->in)
-        clReleaseMemObject(s->in);
-    if (s->out)
-        clReleaseMemObject(s->out);
-    if (s->out2)
-        clReleaseMemObject(s->out2);
+    clb_release_mem(s->in);
+    clb_release_mem(s->out);
+    clb_release_mem(s->out2);
     free(s->hin);
-    if (k1)
-        clReleaseKernel(k1);
-    if (k2)
-        clReleaseKernel(k2);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_kernel(k1);
+    clb_release_kernel(k2);
+    clb_release_program(prog);
 }
 
 static clb_error set_seed_args(clb_ctx *c, cl_kernel k, cl_mem in, cl_mem out)
@@ -81,10 +75,8 @@ static clb_error run_seed(clb_ctx *c, clb_result *res, branch_state *s, cl_progr
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
 cleanup:
     free(ratio);
-    if (kb)
-        clReleaseKernel(kb);
-    if (ks)
-        clReleaseKernel(ks);
+    clb_release_kernel(kb);
+    clb_release_kernel(ks);
     return d->err;
 }
 
@@ -233,8 +225,7 @@ cleanup:
     free(y);
     free(med);
     free(widths);
-    if (k)
-        clReleaseKernel(k);
+    clb_release_kernel(k);
     return d->err;
 }
 

@@ -68,10 +68,8 @@ static clb_error run_kernel(clb_ctx *c, compile_state *s, cl_program prog)
         CLB_CL(d, clEnqueueFillBuffer(q, buf, &(cl_uchar){0xA5}, 1, 0, sizeof s->out, 0, NULL, NULL));
     CLB_CL(d, clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof s->out, s->out, 0, NULL, NULL));
 cleanup:
-    if (buf)
-        clReleaseMemObject(buf);
-    if (k)
-        clReleaseKernel(k);
+    clb_release_mem(buf);
+    clb_release_kernel(k);
     return d->err;
 }
 
@@ -93,8 +91,7 @@ clb_error clb_compile_run(clb_ctx *c, clb_result *res)
     }
     int budget = c->opts->time_budget_s > 0;
     for (double started = clb_now(); n < cap && (budget ? clb_more_reps(c, n, started) : n < reps); n++) {
-        if (prog)
-            clReleaseProgram(prog);
+        clb_release_program(prog);
         prog = NULL;
         if (timed_build(c, &s, &rng, &prog, &t) != CLB_OK)
             goto cleanup;
@@ -108,8 +105,7 @@ clb_error clb_compile_run(clb_ctx *c, clb_result *res)
     if (clb_result_set_samples(res, x, n, "ms", 0, "wall_clock_monotonic create+build") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
 cleanup:
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_program(prog);
     free(x);
     return d->err;
 }

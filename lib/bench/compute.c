@@ -87,10 +87,8 @@ static void make_prefix(const cstate *s, const cm_config *cfg, char *buf, size_t
 
 static void release_kernel(cstate *s)
 {
-    if (s->k)
-        clReleaseKernel(s->k);
-    if (s->prog)
-        clReleaseProgram(s->prog);
+    clb_release_kernel(s->k);
+    clb_release_program(s->prog);
     s->k = NULL;
     s->prog = NULL;
 }
@@ -184,8 +182,7 @@ static clb_error timed(cstate *s, uint64_t iters, double *seconds)
         goto cleanup;
     *seconds = t[3] > t[2] ? 1e-9 * (double)(t[3] - t[2]) : 1e-9;
 cleanup:
-    if (ev)
-        clReleaseEvent(ev);
+    clb_release_event(ev);
     return d->err;
 }
 
@@ -500,10 +497,8 @@ cleanup:
 static void teardown(cstate *s)
 {
     release_kernel(s);
-    if (s->in)
-        clReleaseMemObject(s->in);
-    if (s->out)
-        clReleaseMemObject(s->out);
+    clb_release_mem(s->in);
+    clb_release_mem(s->out);
     free(s->inputs);
 }
 

@@ -269,8 +269,7 @@ static clb_error dist_point(clb_ctx *c, lat_state *s, cl_program prog, size_t dd
     s->dist_d = dd;
     s->dist_iters = iters;
 cleanup:
-    if (k)
-        clReleaseKernel(k);
+    clb_release_kernel(k);
     return d->err;
 }
 
@@ -377,14 +376,10 @@ clb_error clb_latency_run(clb_ctx *c, clb_result *res)
     else
         run_op(c, res, &s, prog);
 cleanup:
-    if (s.k)
-        clReleaseKernel(s.k);
-    if (s.in)
-        clReleaseMemObject(s.in);
-    if (s.out)
-        clReleaseMemObject(s.out);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_kernel(s.k);
+    clb_release_mem(s.in);
+    clb_release_mem(s.out);
+    clb_release_program(prog);
     return d->err;
 }
 

@@ -64,8 +64,7 @@ static clb_error one_launch(launch_state *s, const metric *m, double *us, clb_di
                  1e-3 * (double)(t[3] - t[0]), 1e6 * wall);
     *us = m->k == ROUNDTRIP ? 1e6 * wall : 1e-3 * (double)(t[m->to] - t[m->from]);
 cleanup:
-    if (ev)
-        clReleaseEvent(ev);
+    clb_release_event(ev);
     return d->err;
 }
 
@@ -136,12 +135,9 @@ clb_error clb_launch_run(clb_ctx *c, clb_result *res)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
 cleanup:
     free(x);
-    if (s.out)
-        clReleaseMemObject(s.out);
-    if (s.k)
-        clReleaseKernel(s.k);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_mem(s.out);
+    clb_release_kernel(s.k);
+    clb_release_program(prog);
     return d->err;
 }
 

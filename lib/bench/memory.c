@@ -330,10 +330,8 @@ static void g_free(gstate *s)
 {
     cl_mem bufs[] = {s->a, s->b, s->c, s->idx, s->out};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i])
-            clReleaseMemObject(bufs[i]);
-    if (s->k)
-        clReleaseKernel(s->k);
+        clb_release_mem(bufs[i]);
+    clb_release_kernel(s->k);
     free(s->ha);
     free(s->hb);
     free(s->hidx);
@@ -413,8 +411,7 @@ static clb_error g_run_width(clb_ctx *c, const void *cfg, unsigned vw)
     g_params(c->res, &s);
 cleanup:
     g_free(&s);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_program(prog);
     return d->err;
 }
 

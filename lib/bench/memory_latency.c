@@ -187,14 +187,10 @@ static clb_error chase_sweep_run(clb_ctx *c, unsigned reps, chase_sweep *sw)
 cleanup:
     free(host);
     free(s.order);
-    if (s.next)
-        clReleaseMemObject(s.next);
-    if (s.out)
-        clReleaseMemObject(s.out);
-    if (s.k)
-        clReleaseKernel(s.k);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_mem(s.next);
+    clb_release_mem(s.out);
+    clb_release_kernel(s.k);
+    clb_release_program(prog);
     return d->err;
 }
 
@@ -287,14 +283,10 @@ clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res)
 cleanup:
     free(host);
     free(s.order);
-    if (s.next)
-        clReleaseMemObject(s.next);
-    if (s.out)
-        clReleaseMemObject(s.out);
-    if (s.k)
-        clReleaseKernel(s.k);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_mem(s.next);
+    clb_release_mem(s.out);
+    clb_release_kernel(s.k);
+    clb_release_program(prog);
     return d->err;
 }
 

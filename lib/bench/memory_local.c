@@ -89,12 +89,9 @@ cleanup:
 
 static void l_free(lstate *s)
 {
-    if (s->in)
-        clReleaseMemObject(s->in);
-    if (s->out)
-        clReleaseMemObject(s->out);
-    if (s->k)
-        clReleaseKernel(s->k);
+    clb_release_mem(s->in);
+    clb_release_mem(s->out);
+    clb_release_kernel(s->k);
     free(s->hin);
     free(s->sums);
 }
@@ -136,8 +133,7 @@ static clb_error l_run_width(clb_ctx *c, const void *cfgp, unsigned vw)
     clb_param_str(c->res, "local_memory_type", m.local_type == CL_LOCAL ? "dedicated" : "emulated in global memory");
 cleanup:
     l_free(&s);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_program(prog);
     return d->err;
 }
 

@@ -273,14 +273,10 @@ cleanup:
     series_free(&ser);
     nvml_close(&m);
     free(s.hin);
-    if (s.k)
-        clReleaseKernel(s.k);
-    if (s.in)
-        clReleaseMemObject(s.in);
-    if (s.out)
-        clReleaseMemObject(s.out);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_kernel(s.k);
+    clb_release_mem(s.in);
+    clb_release_mem(s.out);
+    clb_release_program(prog);
     return d->err;
 }
 

@@ -79,8 +79,7 @@ static clb_error transfer_once(xfer *x, size_t s, tsample *t, clb_diag *d)
                  t->ev_s, s, t->wall_s);
 cleanup:
     for (unsigned i = 0; i < XF_MAX_EVENTS; i++)
-        if (ev[i])
-            clReleaseEvent(ev[i]);
+        clb_release_event(ev[i]);
     return d->err;
 }
 

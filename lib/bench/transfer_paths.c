@@ -220,8 +220,7 @@ void xfer_teardown(xfer *x)
         clFinish(x->q);
     cl_mem bufs[] = {x->dev, x->dev2, x->hbuf, x->hbuf2};
     for (size_t i = 0; i < 4; i++)
-        if (bufs[i])
-            clReleaseMemObject(bufs[i]);
+        clb_release_mem(bufs[i]);
     if (x->q2)
         clReleaseCommandQueue(x->q2);
     free(x->mem);
@@ -379,8 +378,7 @@ static clb_error verify_d2h(xfer *x, size_t s, uint64_t *sum, clb_diag *d)
     *sum = xfer_checksum(x->host, s, XF_CHECKSUM_SEED);
 cleanup:
     for (unsigned i = 0; i < XF_MAX_EVENTS; i++)
-        if (ev[i])
-            clReleaseEvent(ev[i]);
+        clb_release_event(ev[i]);
     return d->err;
 }
 

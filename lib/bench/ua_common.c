@@ -26,8 +26,7 @@ clb_error clb_ua_time(clb_ctx *c, cl_kernel k, size_t gsz, size_t lsz, double *s
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling event %.6f s exceeds the wall clock %.6f s",
                  *s, wall);
 cleanup:
-    if (ev)
-        clReleaseEvent(ev);
+    clb_release_event(ev);
     return d->err;
 }
 
