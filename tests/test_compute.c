@@ -8,15 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int fails;
-#define CHECK(cond)                                                    \
-    do {                                                               \
-        if (!(cond)) {                                                 \
-            fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond); \
-            fails++;                                                   \
-        }                                                              \
-    } while (0)
+#include "check.h"
 
 static void test_counts(void)
 {
@@ -188,6 +180,6 @@ int main(void)
     test_bound();
     test_top_k();
     test_devdb();
-    printf("test_compute: %d failure(s)\n", fails);
-    return fails != 0;
+    printf("test_compute: %d failure(s)\n", failures);
+    return failures != 0;
 }

@@ -6,16 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                         \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                     \
-        }                                                                   \
-    } while (0)
+#include "check.h"
 
 /* Stand-ins for OpenCL calls: one returns a status, one reports through errcode_ret. */
 static cl_int fails_with(cl_int code) { return code; }

@@ -9,19 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int failures;
+#include "check.h"
 
 /* lib/bench/transfer_paths.c: the verification checksum (streams over chunks of 8k bytes). */
 uint64_t xfer_checksum(const unsigned char *p, size_t n, uint64_t h);
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
 
 #define NEAR_REL(got, want, rel) CHECK(fabs((got) - (want)) <= (rel) * fabs(want))
 

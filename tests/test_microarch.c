@@ -5,15 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int fails;
-#define CHECK(cond)                                                      \
-    do {                                                                 \
-        if (!(cond)) {                                                   \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            fails++;                                                     \
-        }                                                                \
-    } while (0)
+#include "check.h"
 
 /* Deterministic noise in [-a, a]. */
 static double noise(unsigned *s, double a)
@@ -148,7 +140,7 @@ static void test_fma_chain(void)
                 if (memcmp(&got, &x, sizeof x) != 0) {
                     fprintf(stderr, "fma chain a=%g b=%g n=%llu: %.9g, naive %.9g\n", (double)as[i],
                             (double)bs[j], (unsigned long long)ns[k], (double)got, (double)x);
-                    fails++;
+                    failures++;
                 }
             }
 }
@@ -159,6 +151,6 @@ int main(void)
     test_knee();
     test_width();
     test_median();
-    printf("test_microarch: %d failure(s)\n", fails);
-    return fails != 0;
+    printf("test_microarch: %d failure(s)\n", failures);
+    return failures != 0;
 }

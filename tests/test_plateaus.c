@@ -4,18 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-
-static int failures;
-
-#define EXPECT(cond, ...)                                          \
-    do {                                                           \
-        if (!(cond)) {                                             \
-            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                          \
-            fputc('\n', stderr);                                   \
-            failures++;                                            \
-        }                                                          \
-    } while (0)
+#include "check.h"
 
 typedef struct level {
     double size, value; /* value up to and including size */

@@ -5,18 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define EXPECT(cond, ...)                                             \
-    do {                                                              \
-        if (!(cond)) {                                                \
-            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                             \
-            fputc('\n', stderr);                                      \
-            failures++;                                               \
-        }                                                             \
-    } while (0)
+#include "check.h"
 
 /* A document with one device "Dev" and one result "g.r" of the given shape. */
 static cJSON *doc1(const char *status, double value, double lo, double hi, const char *better,

@@ -6,16 +6,7 @@
 
 #include <math.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
+#include "check.h"
 
 #define ITEMS 64
 
@@ -91,12 +82,9 @@ static clb_error spin_run(clb_ctx *c, clb_result *res)
                       .unit_factor = 1e-9, .unit = "Gop/s"};
     clb_measure(c, &w);
 cleanup:
-    if (s.out)
-        clReleaseMemObject(s.out);
-    if (s.k)
-        clReleaseKernel(s.k);
-    if (prog)
-        clReleaseProgram(prog);
+    clb_release_mem(s.out);
+    clb_release_kernel(s.k);
+    clb_release_program(prog);
     return d->err;
 }
 
