@@ -16,15 +16,24 @@
  * Consecutive passes always read different chunks: with the same addresses in every pass a
  * compiler may unroll-and-jam the pass loop and merge the identical loads (PoCL did, and
  * reported several times the DRAM bandwidth with a correct checksum).
- * With -DBLOCKED=1 (CPU devices) item l instead streams through its own contiguous slice
- * [l * chunk / L, (l + 1) * chunk / L) of the chunk: CPU OpenCL runtimes run the work-items
- * of a group one after another, so the interleaved order would jump by L vectors. */
+ * With -DBLOCKED=1 (CPU devices) item l instead streams through its own contiguous slices:
+ * CPU OpenCL runtimes run the work-items of a group one after another, so the interleaved
+ * order would jump by L vectors. The chunk is cut into STREAMS equal parts and item l reads
+ * slice [l * n, (l + 1) * n) of each part (n = chunk / STREAMS / L), the parts in turn: a
+ * core then follows STREAMS sequential streams at once, which keeps more cache-line fetches
+ * in flight than one stream does (docs/results/memory.md). chunk is a multiple of
+ * L * STREAMS. */
 
 #ifndef BLOCKED
 #define BLOCKED 0
 #endif
+#ifndef STREAMS
+#define STREAMS 1u
+#endif
 #if BLOCKED
-#define FOR_J(l, L, chunk) for (uint j = (l) * ((chunk) / (L)), e_ = j + (chunk) / (L); j < e_; j++)
+#define FOR_J(l, L, chunk)                                                                     \
+    for (uint i_ = 0, n_ = (chunk) / STREAMS / (L); i_ < n_; i_++)                             \
+        for (uint s_ = 0, j = (l) * n_ + i_; s_ < STREAMS; s_++, j += (chunk) / STREAMS)
 #else
 #define FOR_J(l, L, chunk) for (uint j = (l); j < (chunk); j += (L))
 #endif

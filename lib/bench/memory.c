@@ -13,7 +13,7 @@ typedef struct gvariant {
     const char *name;
     gkind kind;
     int pattern; /* G_READ: 0 linear, 1 strided, 2 random; G_STREAM: the OP */
-    unsigned streams; /* arrays touched per element (STREAM bytes) */
+    unsigned arrays;  /* arrays touched per element (STREAM bytes) */
     cl_ulong bytes;   /* array size; 0: DRAM-sized (mem_dram_bytes) */
 } gvariant;
 
@@ -41,8 +41,10 @@ typedef struct gstate {
     cl_command_queue q;
     cl_kernel k;
     cl_mem a, b, c, idx, out;
-    size_t local, groups;
+    size_t local, groups; /* tiles: groups of the last launch (at most nchunks) */
     int blocked;
+    int tiles;            /* CPU DRAM arrays: one launch = `scale` work-groups, one chunk each */
+    cl_uint streams;      /* blocked layouts: sequential streams per work-item (STREAMS) */
     cl_uint vw, chunk, nchunks, stride, rows, reuse_n, tag;
     cl_uint per, mult;   /* kernels/memory.cl, CHUNK: period of the rotation, group factor */
     cl_uint pbase;       /* pass counter (mod per) where the last launch started */
@@ -54,7 +56,7 @@ typedef struct gstate {
     cl_uint *chunk_sum;  /* G_READ: word sum of each (logical) chunk */
     cl_uint total;       /* sum of all used words of a */
     cl_uint passes;      /* of the last launch */
-    double bytes_per_pass;
+    double bytes_per_pass; /* tiles: bytes per work-group */
 } gstate;
 
 static const gvariant *variant_named(const char *name)
@@ -75,10 +77,45 @@ static size_t physical(const gstate *s, size_t v)
     return v;
 }
 
+/* Bytes of one tile (below). */
+#define TILE_BYTES (256u << 10)
+
+/* Sequential streams per work-item in a tile (kernels/memory.cl, STREAMS): four in all per
+ * core, the STREAM kernels' two or three arrays included. Measured on PoCL (AMD EPYC VM):
+ * one stream leaves read bandwidth ~25% below four; four per array (twelve in all) slowed
+ * the triad by a third (docs/results/memory.md). */
+static cl_uint tile_streams(const gvariant *v)
+{
+    return 4u / v->arrays ? 4u / v->arrays : 1u;
+}
+
+/* Tiles (CPU devices, DRAM arrays): the array is cut into TILE_BYTES chunks and a launch of
+ * n work-groups reads the next n of them, one per group, in one pass (mult 1, per nchunks:
+ * group w of a launch starting at tile t reads tile (t + w) % nchunks). The runtime hands
+ * the many small groups to its threads as they become free, so a thread slowed by another
+ * tenant of a virtual machine does not hold up the launch (with one group per thread each
+ * thread owns a fixed half of the array). A launch reads each tile at most once, and the
+ * array is >= 4x the largest cache, so no tile is still cached when it is read again. */
+static void layout_tiles(gstate *s, size_t nvec)
+{
+    size_t unit = s->local * s->streams;
+    size_t chunk = TILE_BYTES / (4u * s->vw) / unit * unit;
+    s->chunk = (cl_uint)(chunk ? chunk : unit);
+    s->nchunks = (cl_uint)(nvec / s->chunk);
+    s->per = s->nchunks;
+    s->mult = 1;
+    s->groups = s->nchunks; /* the most a launch runs: sizes the output */
+    s->words = (size_t)s->chunk * s->nchunks * s->vw;
+}
+
 /* Chunk geometry (kernels/memory.cl): nchunks chunks of chunk vectors, the rotation. */
 static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
 {
     size_t nvec = (size_t)(bytes / (4u * s->vw));
+    if (s->tiles) {
+        layout_tiles(s, nvec);
+        return;
+    }
     /* Blocked (CPU) layout on small arrays: fewer work-items, each still streaming >= 256
      * vectors per pass, so the per-pass overhead does not hide the cache's bandwidth. */
     while (s->blocked && s->local > 1 && nvec / (s->groups * s->local) < 256)
@@ -99,6 +136,9 @@ static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
     }
     s->words = (size_t)s->chunk * s->nchunks * s->vw;
 }
+
+/* Work-groups whose reads one unit of scale counts: a pass of all groups, or one tile. */
+static double launch_groups(const gstate *s) { return s->tiles ? 1.0 : (double)s->groups; }
 
 static size_t chunk_at(const gstate *s, size_t w, uint64_t q)
 {
@@ -187,7 +227,7 @@ static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
         goto cleanup;
     if (s->hidx && upload(c, &s->idx, s->hidx, nvec * 4, CL_MEM_READ_ONLY) != CLB_OK)
         goto cleanup;
-    s->bytes_per_pass = (double)s->groups * s->chunk * (4.0 * s->vw + (s->hidx ? 4.0 : 0.0));
+    s->bytes_per_pass = launch_groups(s) * s->chunk * (4.0 * s->vw + (s->hidx ? 4.0 : 0.0));
     cl_mem idx = s->idx ? s->idx : s->a;
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof idx, &idx));
@@ -235,7 +275,7 @@ static clb_error setup_write(clb_ctx *c, gstate *s, const mem_device *m)
         goto cleanup;
     s->out = s->a;
     clRetainMemObject(s->out);
-    s->bytes_per_pass = (double)s->groups * s->chunk * 4.0 * s->vw;
+    s->bytes_per_pass = launch_groups(s) * s->chunk * 4.0 * s->vw;
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->chunk, &s->chunk));
     CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->nchunks, &s->nchunks));
@@ -263,7 +303,7 @@ static clb_error setup_stream(clb_ctx *c, gstate *s, const mem_device *m)
         goto cleanup;
     s->out = s->c;
     clRetainMemObject(s->out);
-    s->bytes_per_pass = (double)s->groups * s->chunk * 4.0 * s->vw * s->v->streams;
+    s->bytes_per_pass = launch_groups(s) * s->chunk * 4.0 * s->vw * s->v->arrays;
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->b, &s->b));
     CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->c, &s->c));
@@ -300,7 +340,9 @@ static void mark_written(gstate *s, cl_uint passes, cl_uint tag)
 static clb_error g_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *d)
 {
     gstate *s = state;
-    cl_uint passes = (cl_uint)scale;
+    cl_uint passes = s->tiles ? 1u : (cl_uint)scale;
+    if (s->tiles)
+        s->groups = (size_t)scale;
     size_t global = s->groups * s->local;
     CLB_CL(d, clSetKernelArg(s->k, passes_arg(s), sizeof passes, &passes));
     cl_uint tag = s->tag + 1;
@@ -313,7 +355,7 @@ static clb_error g_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *
     s->passes = passes;
     s->pbase = s->pnext;
     if (s->v->kind != G_REUSE)
-        s->pnext = (cl_uint)(((uint64_t)s->pnext + passes) % s->per);
+        s->pnext = (cl_uint)(((uint64_t)s->pnext + (s->tiles ? scale : passes)) % s->per);
     if (s->chunk_tag)
         mark_written(s, passes, tag);
 cleanup:
@@ -349,15 +391,20 @@ static void g_params(clb_result *res, const gstate *s)
 {
     clb_param_num(res, "vector_width", s->vw);
     clb_param_num(res, "local_size", (double)s->local);
-    clb_param_num(res, "work_groups", (double)s->groups);
+    clb_param_num(res, s->tiles ? "work_groups_per_launch" : "work_groups", (double)s->groups);
     clb_param_num(res, "array_bytes", (double)s->words * 4.0);
     clb_param_num(res, "arrays", s->v->kind == G_STREAM ? 3 : 1);
     clb_param_num(res, "bytes_per_pass", s->bytes_per_pass);
-    clb_param_str(res, "layout", s->blocked ? "blocked: each work-item streams a contiguous slice"
-                                            : "interleaved: neighbouring work-items read neighbouring vectors");
+    clb_param_str(res, "layout",
+                  s->tiles     ? "tiles: each work-group reads the next 256 KiB tile, each work-item "
+                                 "contiguous slices of it (streams_per_work_item at a time)"
+                  : s->blocked ? "blocked: each work-item streams a contiguous slice"
+                               : "interleaved: neighbouring work-items read neighbouring vectors");
     clb_param_str(res, "bytes_counted", s->v->kind == G_READ && s->hidx
                                             ? "data read + 4-byte indices read"
                                             : "bytes read + bytes written by the kernel");
+    if (s->blocked)
+        clb_param_num(res, "streams_per_work_item", s->streams);
     if (s->v->kind != G_REUSE) {
         clb_param_num(res, "chunk_vectors", s->chunk);
         clb_param_num(res, "chunks", s->nchunks);
@@ -377,13 +424,15 @@ static clb_error g_run_width(clb_ctx *c, const void *cfg, unsigned vw)
     gstate s = {.v = v, .q = clb_device_queue(c->dev), .vw = vw};
     mem_device m;
     cl_program prog = NULL;
-    char opts[160], extra[64];
+    char opts[192], extra[96];
     if (mem_device_query(c, &m) != CLB_OK)
         goto cleanup;
     mem_grid(&m, &s.local, &s.groups);
     s.blocked = blocked_layout(&m);
-    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d -DBLOCKED=%d", v->pattern, v->pattern,
-             blocked_layout(&m));
+    s.tiles = s.blocked && v->kind != G_REUSE && v->bytes == 0;
+    s.streams = s.tiles ? tile_streams(v) : 1u;
+    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d -DBLOCKED=%d -DSTREAMS=%uu", v->pattern,
+             v->pattern, s.blocked, s.streams);
     mem_vec_options(opts, sizeof opts, vw, extra);
     if (clb_build(c, "memory", NULL, opts, &prog) != CLB_OK)
         goto cleanup;
@@ -402,9 +451,10 @@ static clb_error g_run_width(clb_ctx *c, const void *cfg, unsigned vw)
      * own chunks within one launch finds them in the cache (measured: 24 GB/s at 2 passes,
      * 86 GB/s at 27 on this project's 2-core VM). On DRAM arrays a launch therefore reads
      * every chunk at most once there. */
-    uint64_t max_passes = s.blocked && v->kind != G_REUSE && s.mult == s.per ? s.per : 1u << 24;
+    uint64_t max_scale = s.tiles ? s.nchunks
+                         : s.blocked && v->kind != G_REUSE && s.mult == s.per ? s.per : 1u << 24;
     clb_workload w = {.state = &s, .enqueue = g_enqueue, .work = g_work, .min_scale = 1,
-                      .max_scale = max_passes, .output = s.out, .output_bytes = out_bytes,
+                      .max_scale = max_scale, .output = s.out, .output_bytes = out_bytes,
                       .unit_factor = 1e-9, .unit = "GB/s"};
     if (clb_measure(c, &w) != CLB_OK)
         goto cleanup;
