@@ -27,17 +27,6 @@ static const cJSON *match_device(const cJSON *base, const cJSON *dev, const cJSO
     return NULL;
 }
 
-static const cJSON *find_result(const cJSON *dev, const char *name)
-{
-    const cJSON *r;
-    cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
-        const char *s = rj_str(r, "name");
-        if (s && strcmp(s, name) == 0)
-            return r;
-    }
-    return NULL;
-}
-
 /* "12.3 us [11.9, 12.8]" or the status when not ok. */
 static void side(char *buf, size_t n, const rj_result *x)
 {
@@ -110,7 +99,7 @@ static void compare_device(FILE *f, const cJSON *db, const cJSON *dn, double thr
             "base [95% CI]", "new [95% CI]", "new/base", "verdict");
     cJSON_ArrayForEach(rb, rj_arr(db, "results")) {
         const char *name = rj_str(rb, "name");
-        const cJSON *match = name ? find_result(dn, name) : NULL;
+        const cJSON *match = name ? rj_find_result(dn, name) : NULL;
         if (match)
             compare_result(f, rb, match, thr, t);
         else if (name)
@@ -118,7 +107,7 @@ static void compare_device(FILE *f, const cJSON *db, const cJSON *dn, double thr
     }
     cJSON_ArrayForEach(rn, rj_arr(dn, "results")) {
         const char *name = rj_str(rn, "name");
-        if (name && !find_result(db, name))
+        if (name && !rj_find_result(db, name))
             fprintf(f, "  %-28s only in new\n", name);
     }
 }

@@ -20,7 +20,6 @@
 
 #include "internal.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,23 +38,10 @@ static const clb_devdb_row gpu_rows[] = {
     {"NVIDIA", "A10", 128, 2, "Ampere GA102 SM: 128 FP32, 2 FP64 lanes per SM"},
 };
 
-static int contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return 1;
-    }
-    return 0;
-}
-
 const clb_devdb_row *clb_devdb_find(const char *vendor, const char *name)
 {
     for (size_t i = 0; i < sizeof gpu_rows / sizeof gpu_rows[0]; i++)
-        if (contains_nocase(vendor, gpu_rows[i].vendor) && contains_nocase(name, gpu_rows[i].name))
+        if (clb_contains_nocase(vendor, gpu_rows[i].vendor) && clb_contains_nocase(name, gpu_rows[i].name))
             return &gpu_rows[i];
     return NULL;
 }

@@ -43,6 +43,9 @@ double clb_now(void);
 uint64_t clb_fill_random(void *buf, size_t bytes, uint64_t seed);
 uint64_t clb_rand64(uint64_t *state);
 
+/* 1 when needle occurs in hay, ignoring ASCII case; an empty needle never matches. */
+int clb_contains_nocase(const char *hay, const char *needle);
+
 /* Builds the embedded kernels/NAME.cl, prefixed by the optional source text prefix, with
  * options. On a failed build the status is build_failed and the build log is stored in
  * c->res->params.build_log. *out: caller releases with clReleaseProgram. */

@@ -1,5 +1,5 @@
 /* Platform and device discovery (clinfo -l order) and device selection. */
-#include "clbench.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -131,21 +131,6 @@ void clb_inventory_print(const clb_inventory *inv, FILE *f)
 
 /* ---- selection ---- */
 
-static int contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    if (n == 0)
-        return 0;
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return 1;
-    }
-    return 0;
-}
-
 /* Parses a non-negative decimal integer spanning the whole string. */
 static int parse_index(const char *s, unsigned long *v)
 {
@@ -178,7 +163,7 @@ static int platform_matches(const clb_device_ref *r, const char *spec)
         return 1;
     if (parse_index(spec, &v))
         return r->platform_index == v;
-    return contains_nocase(r->platform_name, spec);
+    return clb_contains_nocase(r->platform_name, spec);
 }
 
 /* Device spec: "P:D", a flat index (within the platform when -p is an index), or a name
@@ -202,7 +187,7 @@ static int device_matches(const clb_device_ref *r, size_t flat, const char *spec
     }
     if (parse_index(spec, &v))
         return per_platform ? r->device_index == v : flat == v;
-    return contains_nocase(r->device_name, spec);
+    return clb_contains_nocase(r->device_name, spec);
 }
 
 static void list_choices(const clb_inventory *inv, clb_diag *d, const char *what)

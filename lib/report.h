@@ -25,6 +25,8 @@ void rj_result_read(const cJSON *r, rj_result *out);
 const char *rj_device_name(const cJSON *dev);
 /* The devices array of a document (NULL when absent). */
 const cJSON *rj_devices(const cJSON *doc);
+/* The result named name in a device entry, or NULL. */
+const cJSON *rj_find_result(const cJSON *dev, const char *name);
 
 /* Four significant digits, without exponents for the magnitudes benchmarks produce; "-" for
  * non-finite values. */

@@ -4,17 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const cJSON *rep_find(const cJSON *dev, const char *name)
-{
-    const cJSON *r;
-    cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
-        const char *s = rj_str(r, "name");
-        if (s && strcmp(s, name) == 0)
-            return r;
-    }
-    return NULL;
-}
-
 static int known_name(const rep_cols *c, const char *name)
 {
     for (size_t i = 0; i < c->nnames; i++)

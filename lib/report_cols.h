@@ -19,8 +19,6 @@ typedef struct rep_cols {
 
 clb_error rep_cols_build(rep_cols *c, const clb_report_src *src, size_t n);
 void rep_cols_free(rep_cols *c);
-/* The result named name in a device entry, or NULL. */
-const cJSON *rep_find(const cJSON *dev, const char *name);
 
 /* HTML sections (lib/report_html.c, lib/report_summary.c). */
 void rep_html_status(FILE *f, const char *st, const char *reason);

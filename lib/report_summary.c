@@ -240,7 +240,7 @@ static void add_series(plot_set *ps, const cJSON *curve, const char *dev, int ma
 static void collect(plot_set *ps, const rep_cols *c, const char *name)
 {
     for (size_t i = 0; i < c->n; i++) {
-        const cJSON *r = rep_find(c->col[i].dev, name), *p = rj_obj(r, "params"), *curve;
+        const cJSON *r = rj_find_result(c->col[i].dev, name), *p = rj_obj(r, "params"), *curve;
         const char *st = rj_str(r, "status");
         if (!p || !st || strcmp(st, "ok") != 0) /* only validated numbers are plotted */
             continue;

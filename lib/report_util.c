@@ -93,6 +93,17 @@ const cJSON *rj_devices(const cJSON *doc)
     return rj_arr(doc, "devices");
 }
 
+const cJSON *rj_find_result(const cJSON *dev, const char *name)
+{
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
+        const char *s = rj_str(r, "name");
+        if (s && strcmp(s, name) == 0)
+            return r;
+    }
+    return NULL;
+}
+
 void rj_fmt(char *buf, size_t n, double v)
 {
     if (!isfinite(v))

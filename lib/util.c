@@ -1,6 +1,7 @@
 /* Small shared helpers: clock, random data, result parameters, JSON numbers. */
 #include "internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -81,4 +82,19 @@ clb_error clb_event_times(cl_event ev, cl_ulong t[4], clb_diag *d)
         CLB_CL(d, clGetEventProfilingInfo(ev, what[i], sizeof t[i], &t[i], NULL));
 cleanup:
     return d->err;
+}
+
+int clb_contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return 0;
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return 0;
 }

@@ -20,6 +20,15 @@ typedef struct chase_state {
     int local;
 } chase_state;
 
+/* Frees what a chase_state owns (any member may be unset). */
+static void chase_release(chase_state *s)
+{
+    free(s->order);
+    clb_release_mem(s->next);
+    clb_release_mem(s->out);
+    clb_release_kernel(s->k);
+}
+
 /* A random cyclic permutation by Sattolo's algorithm, returned as the order of its cycle
  * starting at node 0. */
 static cl_uint *sattolo_order(size_t n, uint64_t seed)
@@ -186,10 +195,7 @@ static clb_error chase_sweep_run(clb_ctx *c, unsigned reps, chase_sweep *sw)
     }
 cleanup:
     free(host);
-    free(s.order);
-    clb_release_mem(s.next);
-    clb_release_mem(s.out);
-    clb_release_kernel(s.k);
+    chase_release(&s);
     clb_release_program(prog);
     return d->err;
 }
@@ -282,10 +288,7 @@ clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res)
     clb_param_str(res, "note", "includes the single work-item's copy of the cycle into local memory, amortized over the hops");
 cleanup:
     free(host);
-    free(s.order);
-    clb_release_mem(s.next);
-    clb_release_mem(s.out);
-    clb_release_kernel(s.k);
+    chase_release(&s);
     clb_release_program(prog);
     return d->err;
 }
