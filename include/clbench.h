@@ -193,14 +193,21 @@ const char *clb_kernel_name_at(size_t i); /* static */
     X(CLB_STATUS_BUILD_FAILED, "build_failed")   \
     X(CLB_STATUS_INVALID_RESULT, "invalid_result") \
     X(CLB_STATUS_INVALID_TIMING, "invalid_timing") \
+    X(CLB_STATUS_INVALID, "invalid")             \
+    X(CLB_STATUS_INCONCLUSIVE, "inconclusive")   \
+    X(CLB_STATUS_THROTTLED, "throttled")         \
     X(CLB_STATUS_ERROR, "error")
 
 typedef enum clb_status { CLB_STATUS_LIST(CLB_ENUM_ITEM_) CLB_STATUS_COUNT_ } clb_status;
 const char *clb_status_name(clb_status s); /* "ok", "unsupported", ... (static) */
 clb_status clb_status_from_error(clb_error e);
+/* 1 for the statuses whose result carries a number: ok, and throttled (measured and verified,
+ * but the device slowed down while it ran). */
+int clb_status_has_value(clb_status s);
 
 /* One benchmark's outcome: plain data, serializable with clb_result_to_json. A result whose
- * status is not ok carries no number (value and stats are not serialized). */
+ * status has no value (clb_status_has_value) carries no number (value and stats are not
+ * serialized). */
 typedef struct clb_result {
     char name[96];
     char group[32];

@@ -100,4 +100,9 @@ void clb_param_str(clb_result *res, const char *key, const char *s);
 /* Adds a number to a cJSON object, as null when it is not finite (JSON has no NaN/Inf). */
 cJSON *clb_json_number(cJSON *obj, const char *key, double v);
 
+/* Every group's registry rows (lib/bench/groups.h names the groups). */
+#define CLB_GROUP(g) extern const clb_bench clb_##g##_rows[]; extern const size_t clb_##g##_row_count;
+#include "bench/groups.h"
+#undef CLB_GROUP
+
 #endif

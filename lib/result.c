@@ -12,6 +12,8 @@ const char *clb_status_name(clb_status s)
     return (unsigned)s < CLB_STATUS_COUNT_ ? status_names[s] : "error";
 }
 
+int clb_status_has_value(clb_status s) { return s == CLB_STATUS_OK || s == CLB_STATUS_THROTTLED; }
+
 clb_status clb_status_from_error(clb_error e)
 {
     switch (e) {
@@ -107,11 +109,11 @@ cJSON *clb_result_to_json(const clb_result *res)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    int ok = res->status == CLB_STATUS_OK;
+    int ok = clb_status_has_value(res->status);
     cJSON_AddStringToObject(o, "name", res->name);
     cJSON_AddStringToObject(o, "group", res->group);
     cJSON_AddStringToObject(o, "status", clb_status_name(res->status));
-    if (ok)
+    if (res->status == CLB_STATUS_OK)
         cJSON_AddNullToObject(o, "reason");
     else
         cJSON_AddStringToObject(o, "reason", res->reason);

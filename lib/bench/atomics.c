@@ -130,3 +130,20 @@ cleanup:
     clb_release_program(prog);
     return d->err;
 }
+
+/* The atomics group's registry rows (listed in lib/bench/groups.h). */
+const clb_bench clb_atomics_rows[] = {
+    {"atomics.global_add_uncontended", "atomics", "global atomic_add, one address per work-item (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "global_add_uncontended"},
+    {"atomics.global_add_contended", "atomics", "global atomic_add, all work-items on one address (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "global_add_contended"},
+    {"atomics.local_add_uncontended", "atomics", "local atomic_add, one address per work-item (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "local_add_uncontended"},
+    {"atomics.local_add_contended", "atomics", "local atomic_add, one address per work-group (Gop/s)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "local_add_contended"},
+    {"atomics.global_add_latency", "atomics", "global atomic_add dependent chain, one work-item (ns/op)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "global_add_latency"},
+    {"atomics.local_add_latency", "atomics", "local atomic_add dependent chain, one work-item (ns/op)",
+     CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "local_add_latency"},
+};
+const size_t clb_atomics_row_count = sizeof clb_atomics_rows / sizeof clb_atomics_rows[0];

@@ -279,3 +279,12 @@ clb_error clb_branch_validate(clb_ctx *c, void *state, clb_diag *d)
     (void)c;
     return s->divergence ? divergence_validate(s, d) : seed_validate(s, d);
 }
+
+/* The branch group's registry rows (listed in lib/bench/groups.h). */
+const clb_bench clb_branch_rows[] = {
+    {"branch.seed", "branch", "seed 000 4.3.4: time(data-dependent add-or-subtract) / time(straight adds), one work-item (ratio)",
+     CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "seed"},
+    {"branch.divergence", "branch", "divergence sweep over block B: inferred SIMD/warp width (work-items), curve in params",
+     CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "divergence"},
+};
+const size_t clb_branch_row_count = sizeof clb_branch_rows / sizeof clb_branch_rows[0];

@@ -121,3 +121,12 @@ clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d)
                                 (unsigned)i, (unsigned)s->out[i], (unsigned)reference(s, i));
     return CLB_OK;
 }
+
+/* The compile group's registry rows (listed in lib/bench/groups.h). */
+const clb_bench clb_compile_rows[] = {
+    {"compile.short", "compile", "build time of a minimal program, unique source per build (ms)",
+     CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_short"},
+    {"compile.long", "compile", "build time of a 90-function program, unique source per build (ms)",
+     CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_long"},
+};
+const size_t clb_compile_row_count = sizeof clb_compile_rows / sizeof clb_compile_rows[0];

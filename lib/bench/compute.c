@@ -638,3 +638,39 @@ cleanup:
     free(host);
     return d->err;
 }
+
+/* The compute group's registry rows (listed in lib/bench/groups.h); arg: a cm_row. */
+static const cm_row cm_fp32_add = {CM_FP32, CM_ADD}, cm_fp32_mul = {CM_FP32, CM_MUL},
+                    cm_fp32_mad = {CM_FP32, CM_MAD}, cm_fp32_fma = {CM_FP32, CM_FMA},
+                    cm_fp32_madfn = {CM_FP32, CM_MADFN}, cm_fp64_add = {CM_FP64, CM_ADD},
+                    cm_fp64_mul = {CM_FP64, CM_MUL}, cm_fp64_mad = {CM_FP64, CM_MAD},
+                    cm_fp64_fma = {CM_FP64, CM_FMA}, cm_fp16_add = {CM_FP16, CM_ADD},
+                    cm_fp16_mul = {CM_FP16, CM_MUL}, cm_fp16_fma = {CM_FP16, CM_FMA},
+                    cm_int32_add = {CM_INT32, CM_ADD}, cm_int32_mul = {CM_INT32, CM_MUL},
+                    cm_int32_mad = {CM_INT32, CM_MAD}, cm_int24_mad = {CM_INT24, CM_MAD24},
+                    cm_int8_dot4 = {CM_INT32, CM_DOT4}, cm_int24_mul = {CM_INT24, CM_MUL24};
+
+const clb_bench clb_compute_rows[] = {
+#define CLB_COMPUTE_ROW(n, req, desc, arg) \
+    {"compute." n, "compute", desc, CLB_REQ_COMPILER | (req), clb_compute_run, clb_compute_validate, &(arg)}
+    CLB_COMPUTE_ROW("fp32.add", 0, "FP32 add peak, best searched configuration (GFLOP/s)", cm_fp32_add),
+    CLB_COMPUTE_ROW("fp32.mul", 0, "FP32 mul peak (GFLOP/s)", cm_fp32_mul),
+    CLB_COMPUTE_ROW("fp32.mad", 0, "FP32 a*b+c with -cl-mad-enable, 2 flops (GFLOP/s)", cm_fp32_mad),
+    CLB_COMPUTE_ROW("fp32.fma", 0, "FP32 fma(), 2 flops (GFLOP/s)", cm_fp32_fma),
+    CLB_COMPUTE_ROW("fp32.mad_builtin", 0, "FP32 mad() builtin, 2 flops (GFLOP/s)", cm_fp32_madfn),
+    CLB_COMPUTE_ROW("fp64.add", CLB_REQ_FP64, "FP64 add peak (GFLOP/s)", cm_fp64_add),
+    CLB_COMPUTE_ROW("fp64.mul", CLB_REQ_FP64, "FP64 mul peak (GFLOP/s)", cm_fp64_mul),
+    CLB_COMPUTE_ROW("fp64.mad", CLB_REQ_FP64, "FP64 a*b+c with -cl-mad-enable (GFLOP/s)", cm_fp64_mad),
+    CLB_COMPUTE_ROW("fp64.fma", CLB_REQ_FP64, "FP64 fma(), 2 flops (GFLOP/s)", cm_fp64_fma),
+    CLB_COMPUTE_ROW("fp16.add", CLB_REQ_FP16, "FP16 add peak, cl_khr_fp16 (GFLOP/s)", cm_fp16_add),
+    CLB_COMPUTE_ROW("fp16.mul", CLB_REQ_FP16, "FP16 mul peak, cl_khr_fp16 (GFLOP/s)", cm_fp16_mul),
+    CLB_COMPUTE_ROW("fp16.fma", CLB_REQ_FP16, "FP16 fma(), cl_khr_fp16 (GFLOP/s)", cm_fp16_fma),
+    CLB_COMPUTE_ROW("int32.add", 0, "uint32 add/xor pingpong (GIOP/s)", cm_int32_add),
+    CLB_COMPUTE_ROW("int32.mul", 0, "uint32 mul pingpong (GIOP/s)", cm_int32_mul),
+    CLB_COMPUTE_ROW("int32.mad", 0, "uint32 x*a+b, 2 ops (GIOP/s)", cm_int32_mad),
+    CLB_COMPUTE_ROW("int24.mad24", 0, "mad24(), 2 ops (GIOP/s)", cm_int24_mad),
+    CLB_COMPUTE_ROW("int24.mul24", 0, "mul24() pingpong (GIOP/s)", cm_int24_mul),
+    CLB_COMPUTE_ROW("int8.dot4", 0, "packed 8-bit dot product + accumulate, cl_khr_integer_dot_product, 8 ops (GIOP/s)", cm_int8_dot4),
+#undef CLB_COMPUTE_ROW
+};
+const size_t clb_compute_row_count = sizeof clb_compute_rows / sizeof clb_compute_rows[0];

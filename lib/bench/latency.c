@@ -389,3 +389,34 @@ clb_error clb_latency_validate(clb_ctx *c, void *state, clb_diag *d)
     (void)c;
     return s->dist ? dist_validate(s, d) : op_validate(s, d);
 }
+
+/* The latency group's registry rows (listed in lib/bench/groups.h). */
+const clb_bench clb_latency_rows[] = {
+    {"latency.fp32_add", "latency", "dependent fp32 add chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_add"},
+    {"latency.fp32_mul", "latency", "dependent fp32 mul chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_mul"},
+    {"latency.fp32_fma", "latency", "dependent fp32 fma chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_fma"},
+    {"latency.fp64_fma", "latency", "dependent fp64 fma chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_FP64 | CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp64_fma"},
+    {"latency.int32_add", "latency", "dependent int32 add chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "int32_add"},
+    {"latency.int32_mul", "latency", "dependent int32 mul chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "int32_mul"},
+    {"latency.fp32_div", "latency", "dependent fp32 div (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_div"},
+    {"latency.fp32_native_divide", "latency", "dependent native_divide (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_native_divide"},
+    {"latency.fp32_sqrt", "latency", "dependent sqrt (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_sqrt"},
+    {"latency.fp32_native_sqrt", "latency", "dependent native_sqrt (+ add) chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_native_sqrt"},
+    {"latency.fp32_exp", "latency", "dependent exp chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_exp"},
+    {"latency.fp32_native_exp", "latency", "dependent native_exp chain, one work-item (ns/op; cycles and SIMD group in params)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_native_exp"},
+    {"latency.distance", "latency", "seed 000 4.3.5: fp32 fma dependency distance 1..32, two-line knee (operations in flight)",
+     CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "distance"},
+};
+const size_t clb_latency_row_count = sizeof clb_latency_rows / sizeof clb_latency_rows[0];

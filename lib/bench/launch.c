@@ -154,3 +154,20 @@ clb_error clb_launch_validate(clb_ctx *c, void *state, clb_diag *d)
 cleanup:
     return d->err;
 }
+
+/* The launch group's registry rows (listed in lib/bench/groups.h). */
+const clb_bench clb_launch_rows[] = {
+    {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "queued_submit"},
+    {"launch.submit_start", "launch", "empty-kernel launch: SUBMIT->START (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "submit_start"},
+    {"launch.start_end", "launch", "empty-kernel launch: START->END (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "start_end"},
+    {"launch.queued_end", "launch", "empty-kernel launch: QUEUED->END (median, us; what clpeak --kernel-latency averages)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "queued_end"},
+    {"launch.roundtrip", "launch", "empty-kernel enqueue->finish round trip on the host clock (median, us)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "roundtrip"},
+    {"launch.throughput", "launch", "back-to-back empty kernels: N enqueues and one finish (launches/s)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "throughput"},
+};
+const size_t clb_launch_row_count = sizeof clb_launch_rows / sizeof clb_launch_rows[0];

@@ -74,4 +74,17 @@ cJSON *mem_curve(const char *x_name, const char *x_unit, const char *y_name, con
 /* Sum of the 32-bit words of v[0..n-1] (wrapping), the host side of every checksum. */
 cl_uint mem_sum_words(const cl_uint *v, size_t n);
 
+/* The rows' entry points (the group's table is in memory.c). */
+clb_error clb_memory_global_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_latency_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_latency_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_sweep_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_local_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_local_banks_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_local_validate(clb_ctx *c, void *state, clb_diag *d);
+
 #endif

@@ -298,3 +298,10 @@ clb_error clb_sustained_validate(clb_ctx *c, void *state, clb_diag *d)
 cleanup:
     return d->err;
 }
+
+/* The sustained group's registry rows (listed in lib/bench/groups.h). */
+const clb_bench clb_sustained_rows[] = {
+    {"sustained.fp32", "sustained", "fp32 fma throughput held for CLBENCH_SUSTAINED_S (60 s; --quick 2 s): steady GFLOP/s, per-second curve, clocks/temperature/power",
+     CLB_REQ_COMPILER, clb_sustained_run, clb_sustained_validate, "fp32"},
+};
+const size_t clb_sustained_row_count = sizeof clb_sustained_rows / sizeof clb_sustained_rows[0];
