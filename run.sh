@@ -8,7 +8,8 @@ cd "$(dirname "$0")"
 mode=${1:-characterize}
 
 packages=(cmake make gcc clang ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1
-          pocl-opencl-icd libcjson-dev clinfo python3 locales chromium oclgrind)
+          pocl-opencl-icd libcjson-dev clinfo python3 locales chromium oclgrind
+          pkgconf)
 
 install_missing() {
     local missing=()

@@ -11,3 +11,16 @@ function(clbench_embed_kernels out)
     COMMENT "Embedding OpenCL kernels"
     VERBATIM)
 endfunction()
+
+# clbench_check_unique_kernel_names(file1.cl ...): kernels are looked up by file name, so two
+# files of the same name in different folders would shadow each other; refuse at configure time.
+function(clbench_check_unique_kernel_names)
+  set(seen "")
+  foreach(k ${ARGN})
+    get_filename_component(n ${k} NAME_WE)
+    if(n IN_LIST seen)
+      message(FATAL_ERROR "two OpenCL kernels named ${n}.cl; kernel file names must be unique (${k})")
+    endif()
+    list(APPEND seen ${n})
+  endforeach()
+endfunction()

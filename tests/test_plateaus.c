@@ -1,5 +1,5 @@
 /* Plateau detection (lib/plateaus.c) on synthetic staircase curves, clean and noisy. */
-#include "../lib/plateaus.h"
+#include "plateaus.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* Helpers shared by the microarchitecture probes (branch, latency, atomics, sustained). */
-#include "../microarch.h"
+#include "microarch.h"
 
 #include <stdio.h>
 #include <math.h>

@@ -237,3 +237,19 @@ clb_error clb_select(const clb_inventory *inv, const clb_selector *sel, size_t *
     }
     return CLB_OK;
 }
+
+/* Used by selection (-d NAME) and by the device database's name matching. */
+int clb_contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n == 0)
+        return 0;
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return 0;
+}

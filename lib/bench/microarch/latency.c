@@ -1,7 +1,7 @@
 /* latency.*: time per dependent operation (kernels/latency.cl), with one work-item and with
  * one full SIMD group, in ns and in cycles at CL_DEVICE_MAX_CLOCK_FREQUENCY; and the seed's
  * dependency-distance sweep (000 §4.3.5) with a two-line knee fit. */
-#include "../microarch.h"
+#include "microarch.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* branch.*: the seed's branching cost (000 §4.3.4) and the divergence sweep that reveals the
  * SIMD or warp width (kernels/branch.cl). */
-#include "../microarch.h"
+#include "microarch.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * default, 2 under --quick), one throughput sample per second, with SM clock, temperature
  * and power from NVML where it exists (loaded with dlopen; no NVML headers needed), so that
  * boost at the start and throttling later show as a curve. */
-#include "../microarch.h"
+#include "microarch.h"
 
 #include <dlfcn.h>
 #include <math.h>

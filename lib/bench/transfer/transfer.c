@@ -7,7 +7,7 @@
  * PCIe link's theoretical bandwidth with the efficiency (lib/bench/transfer_report.c). No kernel: the
  * transfers are OpenCL API commands. */
 #include "internal.h"
-#include "fit.h"
+#include "transfer_fit.h"
 #include "transfer.h"
 
 #include <stdlib.h>

@@ -157,23 +157,6 @@ static void devices(FILE *f, const rep_cols *c, const clb_report_src *src, size_
     fputs("</table></section>\n", f);
 }
 
-/* CSS class of a status: ok, unsupported, or bad for every failure. */
-static const char *status_class(const char *st)
-{
-    return strcmp(st, "ok") == 0 ? "st-ok" : strcmp(st, "unsupported") == 0 ? "st-unsupported" : "st-bad";
-}
-
-void rep_html_status(FILE *f, const char *st, const char *reason)
-{
-    fprintf(f, "<span class=\"st %s\">", status_class(st));
-    html_puts(f, *st ? st : "(no status)");
-    fputs("</span>", f);
-    if (reason && *reason) {
-        fputs(" ", f);
-        html_puts(f, reason);
-    }
-}
-
 /* The statistics line under a value: median, CI, cv, n, min/mean/max, sd, direction. */
 static void stats_line(FILE *f, const rj_result *x)
 {
