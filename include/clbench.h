@@ -196,6 +196,9 @@ const char *clb_kernel_name_at(size_t i); /* static */
     X(CLB_STATUS_INVALID, "invalid")             \
     X(CLB_STATUS_INCONCLUSIVE, "inconclusive")   \
     X(CLB_STATUS_THROTTLED, "throttled")         \
+    X(CLB_STATUS_CRASHED, "crashed")             \
+    X(CLB_STATUS_TIMEOUT, "timeout")             \
+    X(CLB_STATUS_INTERRUPTED, "interrupted")     \
     X(CLB_STATUS_ERROR, "error")
 
 typedef enum clb_status { CLB_STATUS_LIST(CLB_ENUM_ITEM_) CLB_STATUS_COUNT_ } clb_status;
@@ -233,6 +236,9 @@ clb_error clb_result_set_samples(clb_result *res, const double *x, size_t n, con
                                  int higher_is_better, const char *timer);
 /* Caller frees with cJSON_Delete. */
 cJSON *clb_result_to_json(const clb_result *res);
+/* The inverse of clb_result_to_json (results that crossed a process boundary): fills res, which
+ * the caller frees with clb_result_free. CLB_ERR_USAGE when j is not a result object. */
+clb_error clb_result_from_json(const cJSON *j, clb_result *res);
 
 /* ------------------------------------------------------------------ benchmarks */
 
@@ -284,6 +290,30 @@ int clb_bench_match(const char *pattern, const char *name);
 clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
                         clb_result *res);
 
+/* ------------------------------------------------------------------ child processes */
+
+/* A worker process whose standard output is a stream of JSON documents, one per line; the
+ * parent never opens an OpenCL context itself, so a driver crash or hang in the worker
+ * becomes a status. Caller frees with clb_child_destroy (kills a worker still running). */
+typedef struct clb_child clb_child;
+typedef enum clb_child_event {
+    CLB_CHILD_LINE,    /* *line holds the next line (caller frees with free) */
+    CLB_CHILD_ENDED,   /* the worker closed its output and was reaped */
+    CLB_CHILD_TIMEOUT, /* no line within the deadline: the worker was killed */
+    CLB_CHILD_STOPPED  /* *stop became non-zero (a signal handler): nothing was killed */
+} clb_child_event;
+/* Starts argv[0] (a path) with argv and the current environment. */
+clb_error clb_child_start(char *const argv[], clb_child **out, clb_diag *d);
+/* Waits up to timeout_s for the next line, checking *stop (may be NULL) at least every second. */
+clb_child_event clb_child_next_line(clb_child *c, double timeout_s, const volatile int *stop,
+                                    char **line);
+/* Kills the worker (SIGKILL) and reaps it; accepts NULL. */
+void clb_child_kill(clb_child *c);
+/* Once the worker ended: writes how into buf and returns the signal that killed it (0: it
+ * exited; -1: killed by clb_child_next_line after its deadline). */
+int clb_child_describe_end(clb_child *c, char *buf, size_t n);
+void clb_child_destroy(clb_child *c);
+
 /* ------------------------------------------------------------------ results document */
 
 #define CLB_SCHEMA_VERSION "1.0.0"
@@ -295,7 +325,14 @@ cJSON *clb_doc_create(int argc, char **argv);
 /* Appends {"platform", "device", "derived", "results": []} for dev and returns it (borrowed,
  * owned by doc). derived may be NULL; it is then omitted. */
 cJSON *clb_doc_add_device(cJSON *doc, clb_device *dev, cJSON *derived);
-/* Writes doc (pretty) to path, or stdout for "-". */
+/* An output file that appears whole or not at all (temporary name, then rename); "-" is stdout.
+ * clb_output_open gives the FILE to write to; clb_output_close(o, ok, d) closes it and, when ok
+ * and every write succeeded, puts it in place (otherwise removes it). Close frees o. */
+typedef struct clb_output clb_output;
+clb_error clb_output_open(const char *path, clb_output **out, FILE **f, clb_diag *d);
+clb_error clb_output_close(clb_output *o, int ok, clb_diag *d);
+
+/* Writes doc (pretty) to path, or stdout for "-", through clb_output. */
 clb_error clb_doc_write(const cJSON *doc, const char *path, clb_diag *d);
 
 /* ------------------------------------------------------------------ reports and comparison */

@@ -7,10 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
-       OPT_THRESHOLD };
+       OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -26,6 +27,8 @@ static const struct option long_opts[] = {
     {"html", required_argument, NULL, OPT_HTML}, {"csv", required_argument, NULL, OPT_CSV},
     {"markdown", required_argument, NULL, OPT_MARKDOWN},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"bench-timeout", required_argument, NULL, OPT_BENCH_TIMEOUT},
+    {"emit-device", no_argument, NULL, OPT_EMIT_DEVICE},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -43,6 +46,8 @@ void cli_usage(FILE *f)
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
+          "      --bench-timeout S     a benchmark without a result after S seconds is killed\n"
+          "                            (status timeout; default 600, or 20x --time-budget)\n"
           "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
           "  compare BASE.json NEW.json [--threshold 5%]\n"
@@ -128,6 +133,12 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_CSV: o->csv = arg; break;
     case OPT_MARKDOWN: o->markdown = arg; break;
     case OPT_THRESHOLD: return parse_threshold(arg, o);
+    case OPT_BENCH_TIMEOUT:
+        if (!parse_double(arg, 0.1, 86400, &v))
+            return bad_value("--bench-timeout", arg, "seconds from 0.1 to 86400");
+        o->bench_timeout_s = v;
+        break;
+    case OPT_EMIT_DEVICE: o->emit_device = 1; break;
     case OPT_VERSION: printf("clbench %s (schema %s)\n", CLB_VERSION, CLB_SCHEMA_VERSION); return -1;
     case 'h': cli_usage(stdout); return -1;
     default: cli_usage(stderr); return CLI_EXIT_USAGE;
@@ -138,7 +149,38 @@ static int apply(int c, const char *arg, cli_opts *o)
 static int known_command(const char *s)
 {
     return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0 ||
-           strcmp(s, "report") == 0 || strcmp(s, "compare") == 0;
+           strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0;
+}
+
+/* 1 when a and b name the same file: the same path, or the same existing inode. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Refuses an output that would overwrite an input or another output, before anything runs. */
+static int check_outputs(const cli_opts *o)
+{
+    const char *out[4] = {o->json, o->html, o->csv, o->markdown};
+    int reads_files = strcmp(o->command, "report") == 0 || strcmp(o->command, "compare") == 0;
+    for (int i = 0; i < 4; i++) {
+        if (!out[i] || strcmp(out[i], "-") == 0)
+            continue;
+        for (int j = 0; reads_files && j < o->npatterns; j++)
+            if (same_file(out[i], o->patterns[j])) {
+                fprintf(stderr, "clbench: output %s is also an input; refusing to overwrite it\n", out[i]);
+                return CLI_EXIT_USAGE;
+            }
+        for (int j = i + 1; j < 4; j++)
+            if (out[j] && strcmp(out[j], "-") != 0 && same_file(out[i], out[j])) {
+                fprintf(stderr, "clbench: %s is named for two outputs\n", out[i]);
+                return CLI_EXIT_USAGE;
+            }
+    }
+    return CLI_EXIT_OK;
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o)
@@ -174,11 +216,12 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     }
     o->patterns = argv + optind;
     o->npatterns = argc - optind;
-    int takes_args = strcmp(o->command, "run") == 0 || strcmp(o->command, "report") == 0 ||
+    int takes_args = strcmp(o->command, "run") == 0 || strcmp(o->command, "__worker") == 0 ||
+                     strcmp(o->command, "report") == 0 ||
                      strcmp(o->command, "compare") == 0;
     if (o->npatterns > 0 && !takes_args) {
         fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);
         return CLI_EXIT_USAGE;
     }
-    return CLI_EXIT_OK;
+    return check_outputs(o);
 }

@@ -22,6 +22,8 @@ typedef struct cli_opts {
     const char *markdown;
     double threshold;     /* compare: fraction (0.05 = 5%) */
     int list_benchmarks;  /* run --list */
+    double bench_timeout_s; /* run --bench-timeout: deadline of one benchmark's worker (0: default) */
+    int emit_device;      /* __worker --emit-device: print the device entry first */
     int quiet;
     clb_run_opts run;
     char **patterns;      /* borrowed from argv */
@@ -34,6 +36,24 @@ typedef struct cli_opts {
  * (help and --version return -1: print nothing more, exit 0). */
 int cli_parse(int argc, char **argv, cli_opts *o);
 void cli_usage(FILE *f);
+
+#define CLI_MAX_DEVICES 256
+
+/* Finds platforms and resolves the selection into idx[0..*n); on failure prints why and returns
+ * the exit code. *inv: caller frees with clb_inventory_destroy. */
+int cli_discover(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t *n);
+/* Opens a device, printing why it failed; *dev: caller frees with clb_device_destroy. */
+int cli_open_device(const clb_device_ref *r, clb_device **dev);
+/* Writes --json and the reports of doc (then frees doc); returns rc or the I/O failure's code. */
+int cli_finish_doc(const cli_opts *o, cJSON *doc, int rc);
+/* 1 when the benchmark matches the command's patterns (all when there are none). */
+int cli_selected(const cli_opts *o, const clb_bench *b);
+/* 1 for the statuses that make `run` exit with CLI_EXIT_FAILED. */
+int cli_result_counts_as_failure(clb_status s);
+
+/* src/cmd_run.c: run (workers per group); src/cmd_worker.c: the worker side. */
+int cmd_run(const cli_opts *o);
+int cmd_worker(const cli_opts *o);
 
 /* Human-readable output. */
 void cli_print_device_header(FILE *f, const clb_device_ref *r);

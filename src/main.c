@@ -5,8 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_DEVICES 256
-
 /* Writes an empty-device document when --json was asked but no platform exists. */
 static int write_empty_doc(const cli_opts *o)
 {
@@ -20,7 +18,7 @@ static int write_empty_doc(const cli_opts *o)
 }
 
 /* Finds platforms and resolves the selection; on failure prints why and returns the exit code. */
-static int discover(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t *n)
+int cli_discover(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t *n)
 {
     clb_diag d;
     clb_error e = clb_inventory_create(inv, &d);
@@ -39,7 +37,7 @@ static int discover(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t 
         sel.device = getenv("CLBENCH_DEVICE");
     if (sel.device && !*sel.device)
         sel.device = NULL;
-    e = clb_select(*inv, &sel, idx, MAX_DEVICES, n, &d);
+    e = clb_select(*inv, &sel, idx, CLI_MAX_DEVICES, n, &d);
     if (e != CLB_OK) {
         fprintf(stderr, "clbench: %s\n", d.msg);
         return CLI_EXIT_USAGE;
@@ -47,7 +45,7 @@ static int discover(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t 
     return CLI_EXIT_OK;
 }
 
-static int open_device(const clb_device_ref *r, clb_device **dev)
+int cli_open_device(const clb_device_ref *r, clb_device **dev)
 {
     clb_diag d;
     if (clb_device_create(r, dev, &d) == CLB_OK)
@@ -57,7 +55,7 @@ static int open_device(const clb_device_ref *r, clb_device **dev)
     return CLI_EXIT_RUNTIME;
 }
 
-static int finish_doc(const cli_opts *o, cJSON *doc, int rc)
+int cli_finish_doc(const cli_opts *o, cJSON *doc, int rc)
 {
     clb_diag d;
     if (o->json && doc && clb_doc_write(doc, o->json, &d) != CLB_OK) {
@@ -75,12 +73,12 @@ static int finish_doc(const cli_opts *o, cJSON *doc, int rc)
 static int cmd_list(const cli_opts *o)
 {
     clb_inventory *inv = NULL;
-    size_t idx[MAX_DEVICES], n = 0;
+    size_t idx[CLI_MAX_DEVICES], n = 0;
     clb_selector none = {0};
     cli_opts all = *o;
     all.sel = none;
     all.json = NULL;
-    int rc = discover(&all, &inv, idx, &n);
+    int rc = cli_discover(&all, &inv, idx, &n);
     if (rc == CLI_EXIT_OK)
         clb_inventory_print(inv, stdout);
     clb_inventory_destroy(inv);
@@ -90,15 +88,15 @@ static int cmd_list(const cli_opts *o)
 static int cmd_info(const cli_opts *o)
 {
     clb_inventory *inv = NULL;
-    size_t idx[MAX_DEVICES], n = 0;
-    int rc = discover(o, &inv, idx, &n);
+    size_t idx[CLI_MAX_DEVICES], n = 0;
+    int rc = cli_discover(o, &inv, idx, &n);
     int want_doc = o->json || o->html || o->csv || o->markdown;
     cJSON *doc = rc == CLI_EXIT_OK && want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const clb_device_ref *r = clb_inventory_at(inv, idx[i]);
         clb_device *dev = NULL;
-        if ((rc = open_device(r, &dev)) != CLI_EXIT_OK)
+        if ((rc = cli_open_device(r, &dev)) != CLI_EXIT_OK)
             break;
         cJSON *derived = clb_derived_json(dev);
         if (human) {
@@ -116,92 +114,7 @@ static int cmd_info(const cli_opts *o)
         clb_device_destroy(dev);
     }
     clb_inventory_destroy(inv);
-    return rc == CLI_EXIT_OK ? finish_doc(o, doc, rc) : (cJSON_Delete(doc), rc);
-}
-
-static int cmd_list_benchmarks(void)
-{
-    for (size_t i = 0; i < clb_bench_count(); i++) {
-        const clb_bench *b = clb_bench_at(i);
-        printf("%-24s %-10s %s\n", b->name, b->group, b->description);
-    }
-    return CLI_EXIT_OK;
-}
-
-static int selected(const cli_opts *o, const clb_bench *b)
-{
-    if (o->npatterns == 0)
-        return 1;
-    for (int i = 0; i < o->npatterns; i++)
-        if (clb_bench_match(o->patterns[i], b->name))
-            return 1;
-    return 0;
-}
-
-/* Runs the selected benchmarks on one device; returns 1 if any failed. */
-static int run_on_device(const cli_opts *o, clb_device *dev, cJSON *results, size_t total)
-{
-    int failed = 0, human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
-    int progress = !o->quiet && isatty(STDERR_FILENO);
-    size_t done = 0;
-    if (human) {
-        cli_print_device_header(stdout, clb_device_reference(dev));
-        cli_print_result_header(stdout);
-    }
-    for (size_t i = 0; i < clb_bench_count(); i++) {
-        const clb_bench *b = clb_bench_at(i);
-        if (!selected(o, b))
-            continue;
-        if (progress)
-            fprintf(stderr, "\r[%zu/%zu] %-40s", ++done, total, b->name);
-        clb_result res;
-        if (clb_bench_run(dev, b, &o->run, &res) != CLB_OK) {
-            fprintf(stderr, "clbench: out of memory\n");
-            return 1;
-        }
-        if (progress)
-            fprintf(stderr, "\r%60s\r", "");
-        if (human)
-            cli_print_result(stdout, &res);
-        if (results)
-            cJSON_AddItemToArray(results, clb_result_to_json(&res));
-        failed |= res.status != CLB_STATUS_OK && res.status != CLB_STATUS_UNSUPPORTED;
-        clb_result_free(&res);
-        fflush(stdout);
-    }
-    return failed;
-}
-
-static int cmd_run(const cli_opts *o)
-{
-    if (o->list_benchmarks)
-        return cmd_list_benchmarks();
-    size_t total = 0;
-    for (size_t i = 0; i < clb_bench_count(); i++)
-        total += (size_t)selected(o, clb_bench_at(i));
-    if (total == 0) {
-        fprintf(stderr, "clbench: no benchmark matches the patterns (see clbench run --list)\n");
-        return CLI_EXIT_USAGE;
-    }
-    clb_inventory *inv = NULL;
-    size_t idx[MAX_DEVICES], n = 0;
-    int rc = discover(o, &inv, idx, &n), failed = 0;
-    int want_doc = o->json || o->html || o->csv || o->markdown;
-    cJSON *doc = rc == CLI_EXIT_OK && want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
-        clb_device *dev = NULL;
-        if ((rc = open_device(clb_inventory_at(inv, idx[i]), &dev)) != CLI_EXIT_OK)
-            break;
-        cJSON *entry = doc ? clb_doc_add_device(doc, dev, clb_derived_json(dev)) : NULL;
-        failed |= run_on_device(o, dev, cJSON_GetObjectItemCaseSensitive(entry, "results"), total);
-        clb_device_destroy(dev);
-    }
-    clb_inventory_destroy(inv);
-    if (rc != CLI_EXIT_OK) {
-        cJSON_Delete(doc);
-        return rc;
-    }
-    return finish_doc(o, doc, failed ? CLI_EXIT_FAILED : CLI_EXIT_OK);
+    return rc == CLI_EXIT_OK ? cli_finish_doc(o, doc, rc) : (cJSON_Delete(doc), rc);
 }
 
 int main(int argc, char **argv)
@@ -219,7 +132,22 @@ int main(int argc, char **argv)
              : strcmp(o.command, "info") == 0    ? cmd_info(&o)
              : strcmp(o.command, "report") == 0  ? cmd_report(&o)
              : strcmp(o.command, "compare") == 0 ? cmd_compare(&o)
+             : strcmp(o.command, "__worker") == 0 ? cmd_worker(&o)
                                                  : cmd_run(&o);
     free(typed);
     return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
+int cli_result_counts_as_failure(clb_status s)
+{
+    switch (s) {
+    case CLB_STATUS_OK:
+    case CLB_STATUS_UNSUPPORTED:
+    case CLB_STATUS_THROTTLED:
+    case CLB_STATUS_INCONCLUSIVE:
+    case CLB_STATUS_INTERRUPTED:
+        return 0;
+    default:
+        return 1;
+    }
 }

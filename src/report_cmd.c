@@ -7,19 +7,16 @@
 
 typedef clb_error (*writer_fn)(FILE *f, const clb_report_src *src, size_t n);
 
-/* Writes one output to path ("-": stdout). */
+/* Writes one output to path ("-": stdout), whole or not at all. */
 static int write_one(const char *path, writer_fn fn, const clb_report_src *src, size_t n)
 {
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "clbench: cannot write %s: %s\n", path, strerror(errno));
-        return CLI_EXIT_RUNTIME;
-    }
-    int bad = fn(f, src, n) != CLB_OK;
-    bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
-    if (bad) {
-        fprintf(stderr, "clbench: error writing %s\n", path);
+    clb_output *o = NULL;
+    FILE *f = NULL;
+    clb_diag d;
+    if (clb_output_open(path, &o, &f, &d) == CLB_OK)
+        clb_output_close(o, fn(f, src, n) == CLB_OK, &d);
+    if (d.err != CLB_OK) {
+        fprintf(stderr, "clbench: %s\n", d.msg);
         return CLI_EXIT_RUNTIME;
     }
     return CLI_EXIT_OK;

@@ -32,7 +32,9 @@ def number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-STATUSES = {"ok", "unsupported", "build_failed", "invalid_result", "invalid_timing", "error"}
+STATUSES = {"ok", "unsupported", "build_failed", "invalid_result", "invalid_timing", "invalid",
+            "inconclusive", "throttled", "crashed", "timeout", "interrupted", "error"}
+VALUED = {"ok", "throttled"}  # the statuses that carry a number
 STATS = ["n", "min", "max", "median", "mean", "stddev", "mad", "cv", "ci95", "ci95_level"]
 
 
@@ -47,9 +49,11 @@ def check_result(r, where):
         fail(f"{where}: name {name!r} is not '{group}.variant'")
     need(r, "params", dict, where)
     samples = need(r, "samples", list, where)
-    if status == "ok":
-        if r.get("reason") is not None:
+    if status in VALUED:
+        if status == "ok" and r.get("reason") is not None:
             fail(f"{where}: ok result with a reason")
+        if status != "ok" and not r.get("reason"):
+            fail(f"{where}: status {status} without a reason")
         if not number(r.get("value")):
             fail(f"{where}: ok result without a finite value")
         need(r, "timer", str, where)

@@ -1,6 +1,7 @@
 /* Results as plain data, and their JSON form. */
 #include "internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,4 +136,74 @@ cJSON *clb_result_to_json(const clb_result *res)
     for (size_t i = 0; ok && i < res->nsamples; i++)
         cJSON_AddItemToArray(samples, clb_json_number(NULL, NULL, res->samples[i]));
     return o;
+}
+
+static double num_or_nan(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void copy_str(char *dst, size_t n, const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    snprintf(dst, n, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
+static clb_status status_named(const char *s)
+{
+    for (int i = 0; i < CLB_STATUS_COUNT_; i++)
+        if (strcmp(s, clb_status_name((clb_status)i)) == 0)
+            return (clb_status)i;
+    return CLB_STATUS_ERROR;
+}
+
+static void stats_from_json(const cJSON *o, clb_stats *s)
+{
+    s->n = (size_t)fmax(0.0, num_or_nan(o, "n"));
+    s->min = num_or_nan(o, "min");
+    s->max = num_or_nan(o, "max");
+    s->median = num_or_nan(o, "median");
+    s->mean = num_or_nan(o, "mean");
+    s->stddev = num_or_nan(o, "stddev");
+    s->mad = num_or_nan(o, "mad");
+    s->cv = num_or_nan(o, "cv");
+    s->ci95_level = num_or_nan(o, "ci95_level");
+    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(o, "ci95");
+    s->ci95_lo = cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) ? cJSON_GetArrayItem(ci, 0)->valuedouble : NAN;
+    s->ci95_hi = cJSON_IsNumber(cJSON_GetArrayItem(ci, 1)) ? cJSON_GetArrayItem(ci, 1)->valuedouble : NAN;
+}
+
+clb_error clb_result_from_json(const cJSON *j, clb_result *res)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, "name");
+    const cJSON *group = cJSON_GetObjectItemCaseSensitive(j, "group");
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(j, "status");
+    if (!cJSON_IsString(name) || !cJSON_IsString(group) || !cJSON_IsString(status))
+        return CLB_ERR_USAGE;
+    if (clb_result_init(res, name->valuestring, group->valuestring) != CLB_OK)
+        return CLB_ERR_NOMEM;
+    res->status = status_named(status->valuestring);
+    copy_str(res->reason, sizeof res->reason, j, "reason");
+    copy_str(res->unit, sizeof res->unit, j, "unit");
+    copy_str(res->timer, sizeof res->timer, j, "timer");
+    const cJSON *better = cJSON_GetObjectItemCaseSensitive(j, "better");
+    res->higher_is_better = cJSON_IsString(better) && strcmp(better->valuestring, "higher") == 0;
+    res->value = num_or_nan(j, "value");
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "stats");
+    if (cJSON_IsObject(st))
+        stats_from_json(st, &res->stats);
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(j, "params");
+    if (cJSON_IsObject(params)) {
+        cJSON_Delete(res->params);
+        res->params = cJSON_Duplicate(params, 1);
+    }
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(j, "samples");
+    int n = cJSON_GetArraySize(samples);
+    if (n > 0 && (res->samples = malloc((size_t)n * sizeof *res->samples)) != NULL) {
+        const cJSON *x;
+        cJSON_ArrayForEach(x, samples)
+            res->samples[res->nsamples++] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+    }
+    return res->params ? CLB_OK : CLB_ERR_NOMEM;
 }

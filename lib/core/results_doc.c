@@ -123,18 +123,13 @@ clb_error clb_doc_write(const cJSON *doc, const char *path, clb_diag *d)
     char *text = cJSON_Print(doc);
     if (!text)
         return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory printing JSON");
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    clb_error e = CLB_OK;
-    if (!f) {
-        e = clb_diag_set(d, CLB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    } else {
+    clb_output *o = NULL;
+    FILE *f = NULL;
+    if (clb_output_open(path, &o, &f, d) == CLB_OK) {
         size_t n = strlen(text);
-        int bad = fwrite(text, 1, n, f) != n || fputc('\n', f) == EOF;
-        bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
-        if (bad)
-            e = clb_diag_set(d, CLB_ERR_IO, "error writing %s", path);
+        int ok = fwrite(text, 1, n, f) == n && fputc('\n', f) != EOF;
+        clb_output_close(o, ok, d);
     }
     free(text);
-    return e;
+    return d->err;
 }

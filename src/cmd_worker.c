@@ -1,0 +1,88 @@
+/* clbench __worker: the child side of `run` (src/cmd_run.c). Opens the one device given with
+ * -d P:D, optionally prints its document entry ({"device": {...}}), then runs the named
+ * benchmarks in order and prints each result as one line of JSON on stdout, flushed, so the
+ * parent keeps every result finished before a crash. Not for people: no table, no files.
+ * CLBENCH_FAULT=NAME:KIND (tests) makes the worker fail before benchmark NAME: KIND is segv,
+ * abort, hang or exit. */
+#include "cli.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Test hook: the faults a driver can cause, on demand (docs/cli.md, tests/cli_isolation.sh). */
+static void inject_process_fault(const char *name)
+{
+    const char *f = getenv("CLBENCH_FAULT");
+    size_t n = strlen(name);
+    if (!f || strncmp(f, name, n) != 0 || f[n] != ':')
+        return;
+    const char *kind = f + n + 1;
+    fflush(stdout);
+    if (strcmp(kind, "segv") == 0) {
+        signal(SIGSEGV, SIG_DFL); /* the OpenCL runtime may have installed a handler of its own */
+        raise(SIGSEGV);
+    }
+    else if (strcmp(kind, "abort") == 0)
+        abort();
+    else if (strcmp(kind, "hang") == 0)
+        for (;;)
+            pause();
+    else if (strcmp(kind, "exit") == 0)
+        _exit(3);
+}
+
+static void print_line(cJSON *j)
+{
+    char *text = cJSON_PrintUnformatted(j);
+    if (text) {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    free(text);
+}
+
+static void emit_device(clb_device *dev)
+{
+    cJSON *doc = clb_doc_create(0, NULL);
+    cJSON *entry = doc ? clb_doc_add_device(doc, dev, clb_derived_json(dev)) : NULL;
+    if (entry) {
+        cJSON *line = cJSON_CreateObject();
+        cJSON_AddItemReferenceToObject(line, "device", entry);
+        print_line(line);
+        cJSON_Delete(line);
+    }
+    cJSON_Delete(doc);
+}
+
+int cmd_worker(const cli_opts *o)
+{
+    clb_inventory *inv = NULL;
+    size_t idx[CLI_MAX_DEVICES], n = 0;
+    clb_device *dev = NULL;
+    int rc = cli_discover(o, &inv, idx, &n);
+    if (rc == CLI_EXIT_OK && n != 1)
+        rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK)
+        rc = cli_open_device(clb_inventory_at(inv, idx[0]), &dev);
+    if (rc == CLI_EXIT_OK && o->emit_device)
+        emit_device(dev);
+    for (int i = 0; rc == CLI_EXIT_OK && i < o->npatterns; i++) {
+        const clb_bench *b = clb_bench_find(o->patterns[i]);
+        if (!b)
+            continue;
+        inject_process_fault(b->name);
+        clb_result res;
+        if (clb_bench_run(dev, b, &o->run, &res) != CLB_OK)
+            return CLI_EXIT_RUNTIME;
+        cJSON *j = clb_result_to_json(&res);
+        print_line(j);
+        cJSON_Delete(j);
+        clb_result_free(&res);
+    }
+    clb_device_destroy(dev);
+    clb_inventory_destroy(inv);
+    return rc;
+}

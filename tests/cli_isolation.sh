@@ -1,0 +1,62 @@
+#!/bin/sh
+# Benchmarks run in worker processes: a worker that crashes, aborts, exits or hangs costs only
+# the benchmark it was running (crashed / timeout), every other result of the run is present,
+# and `run` exits 1 (a benchmark failed). SIGINT/SIGTERM mid-run: valid JSON with the results
+# finished so far, exit 130/143.  usage: cli_isolation.sh CLBENCH CHECK_SCHEMA
+set -eu
+clb=$1 check=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect() { # FAULT EXPECTED_STATUS
+    rc=0
+    CLBENCH_FAULT=$1 "$clb" run 'launch.*' --quick --bench-timeout 5 --quiet --json "$tmp/f.json" || rc=$?
+    [ "$rc" = 1 ] || fail "$1: exit $rc, expected 1"
+    python3 "$check" "$tmp/f.json" >/dev/null || fail "$1: schema"
+    python3 - "$tmp/f.json" "${1%%:*}" "$2" <<'PY' || fail "$1: statuses"
+import json, sys
+doc, victim, want = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+res = doc["devices"][0]["results"]
+assert len(res) == 6, f"{len(res)} results, expected 6"
+for r in res:
+    if r["name"] == victim:
+        assert r["status"] == want and r["value"] is None and r["reason"], r
+    else:
+        assert r["status"] == "ok", r
+PY
+    echo "ok: CLBENCH_FAULT=$1 -> $2, the other 5 results intact"
+}
+expect launch.start_end:segv crashed
+expect launch.queued_submit:abort crashed
+expect launch.throughput:exit crashed
+expect launch.roundtrip:hang timeout
+
+# Interrupted runs keep their results (3 trials at different moments).
+for sig in INT TERM INT; do
+    delay=$(python3 -c "import random; print(round(random.uniform(0.8, 3.0), 2))")
+    "$clb" run 'launch.*' 'compile.*' 'atomics.*' --quiet --json "$tmp/i.json" & pid=$!
+    sleep "$delay"
+    kill -$sig $pid
+    rc=0; wait $pid || rc=$?
+    want=130; [ $sig = TERM ] && want=143
+    [ "$rc" = "$want" ] || fail "SIG$sig after ${delay}s: exit $rc, expected $want"
+    python3 "$check" "$tmp/i.json" >/dev/null || fail "SIG$sig: results file is not valid"
+    python3 - "$tmp/i.json" <<'PY' || fail "SIG$sig: not marked interrupted"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["provenance"]["interrupted_by_signal"] in (2, 15)
+res = doc["devices"][0]["results"]
+assert all(r["status"] in ("ok", "interrupted") for r in res), res
+PY
+    echo "ok: SIG$sig after ${delay}s -> exit $rc, valid JSON, $(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['devices'][0]['results']))" "$tmp/i.json") results kept"
+done
+# An output that names an input (or another output) is refused before anything is written.
+cp "$tmp/i.json" "$tmp/in.json"; cp "$tmp/in.json" "$tmp/orig.json"
+rc=0; "$clb" report "$tmp/in.json" --html "$tmp/in.json" 2>/dev/null || rc=$?
+[ "$rc" = 2 ] || fail "report overwriting its input: exit $rc, expected 2"
+cmp -s "$tmp/in.json" "$tmp/orig.json" || fail "report overwrote its input"
+rc=0; "$clb" run 'launch.roundtrip' --quick --json "$tmp/o.json" --html "$tmp/o.json" 2>/dev/null || rc=$?
+[ "$rc" = 2 ] && [ ! -e "$tmp/o.json" ] || fail "two outputs with one path: exit $rc"
+echo "ok: outputs naming inputs or each other are refused (exit 2)"
+echo "PASS: isolation"
