@@ -51,16 +51,22 @@ int cli_selected(const cli_opts *o, const clb_bench *b);
 /* 1 for the statuses that make `run` exit with CLI_EXIT_FAILED. */
 int cli_result_counts_as_failure(clb_status s);
 
+/* src/cmd_info.c: list and info. */
+int cmd_list(const cli_opts *o);
+int cmd_info(const cli_opts *o);
 /* src/cmd_run.c: run (workers per group); src/cmd_worker.c: the worker side. */
 int cmd_run(const cli_opts *o);
 int cmd_worker(const cli_opts *o);
+/* The document entry of one device ({platform, device, derived, results: []}) made by a worker,
+ * so the caller opens no OpenCL context. Caller frees with cJSON_Delete; NULL with d filled. */
+cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d);
 
 /* Human-readable output. */
 void cli_print_device_header(FILE *f, const clb_device_ref *r);
 void cli_print_result_header(FILE *f);
 void cli_print_result(FILE *f, const clb_result *res);
 
-/* src/report_cmd.c: the report and compare commands, and the reports of a run. */
+/* src/cmd_report.c: the report and compare commands, and the reports of a run. */
 int cmd_report(const cli_opts *o);
 int cmd_compare(const cli_opts *o);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */

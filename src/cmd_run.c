@@ -241,6 +241,30 @@ static void run_device(device_run *dr, cJSON *doc, size_t total)
     }
 }
 
+cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d)
+{
+    worker_args w;
+    clb_child *c = NULL;
+    cJSON *entry = NULL;
+    char *line = NULL;
+    build_worker_args(o, r, 1, NULL, 0, &w);
+    if (clb_child_start(w.argv, &c, d) != CLB_OK)
+        return NULL;
+    if (clb_child_next_line(c, bench_deadline(o), NULL, &line) == CLB_CHILD_LINE) {
+        cJSON *j = cJSON_Parse(line);
+        entry = cJSON_DetachItemFromObjectCaseSensitive(j, "device");
+        cJSON_Delete(j);
+    }
+    if (!entry) {
+        char how[200];
+        clb_child_describe_end(c, how, sizeof how);
+        clb_diag_set(d, CLB_ERR_CL, "describing %s: %s", r->device_name, how);
+    }
+    free(line);
+    clb_child_destroy(c);
+    return entry;
+}
+
 /* A device entry from the inventory alone, when no worker could describe the device. */
 static cJSON *fallback_entry(cJSON *doc, const clb_device_ref *r)
 {

@@ -1,0 +1,57 @@
+/* clbench list and clbench info: the devices and their properties. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_list(const cli_opts *o)
+{
+    clb_inventory *inv = NULL;
+    size_t idx[CLI_MAX_DEVICES], n = 0;
+    clb_selector none = {0};
+    cli_opts all = *o;
+    all.sel = none;
+    all.json = NULL;
+    int rc = cli_discover(&all, &inv, idx, &n);
+    if (rc == CLI_EXIT_OK)
+        clb_inventory_print(inv, stdout);
+    clb_inventory_destroy(inv);
+    return rc;
+}
+
+/* Properties are read in this process (clGetDeviceInfo needs no context); the derived
+ * parameters, which compile a probe kernel, come from a worker. */
+int cmd_info(const cli_opts *o)
+{
+    clb_inventory *inv = NULL;
+    size_t idx[CLI_MAX_DEVICES], n = 0;
+    int rc = cli_discover(o, &inv, idx, &n);
+    int want_doc = o->json || o->html || o->csv || o->markdown;
+    cJSON *doc = rc == CLI_EXIT_OK && want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
+    int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
+        const clb_device_ref *r = clb_inventory_at(inv, idx[i]);
+        clb_diag d;
+        cJSON *entry = cli_worker_device_entry(o, r, &d);
+        if (!entry) {
+            char buf[1400];
+            fprintf(stderr, "clbench: %s\n", clb_diag_format(&d, buf, sizeof buf));
+            rc = CLI_EXIT_RUNTIME;
+            break;
+        }
+        if (human) {
+            cli_print_device_header(stdout, r);
+            clb_platform_info_print(r->platform, stdout);
+            clb_device_info_print(r->device, stdout);
+            char *text = cJSON_Print(cJSON_GetObjectItemCaseSensitive(entry, "derived"));
+            printf("  derived parameters:\n%s\n", text ? text : "{}");
+            free(text);
+        }
+        if (doc)
+            cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "devices"), entry);
+        else
+            cJSON_Delete(entry);
+    }
+    clb_inventory_destroy(inv);
+    return rc == CLI_EXIT_OK ? cli_finish_doc(o, doc, rc) : (cJSON_Delete(doc), rc);
+}
