@@ -9,7 +9,7 @@ mode=${1:-characterize}
 
 packages=(cmake make gcc clang ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1
           pocl-opencl-icd libcjson-dev clinfo python3 locales chromium oclgrind
-          pkgconf)
+          pkgconf libclang-rt-14-dev)
 
 install_missing() {
     local missing=()
@@ -50,7 +50,7 @@ test)
     (cd build && ctest --output-on-failure -j 1)
     # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer; leaks inside the
     # OpenCL drivers are not ours (tests/lsan.supp).
-    CC=clang build build-asan -DCLBENCH_SANITIZE=ON
+    CC=clang build build-asan -DCLBENCH_SANITIZE=ON -DCLBENCH_FUZZ=ON
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 \
         LSAN_OPTIONS="suppressions=$PWD/../tests/lsan.supp:print_suppressions=0" \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 1)

@@ -37,6 +37,31 @@ static int unclosed(const char *text, size_t len)
     return len == 0 || text[len - 1] != '}';
 }
 
+/* Deepest nesting of arrays and objects outside strings, counted before parsing, so that a
+ * document too deep for the parser is reported as such (and not as truncated). */
+static size_t nesting_depth(const char *t, size_t len)
+{
+    size_t depth = 0, max = 0;
+    int in_str = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = t[i];
+        if (in_str) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_str = 0;
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > max)
+                max = depth;
+        } else if ((ch == ']' || ch == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return max;
+}
+
 clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d)
 {
     if (!cJSON_IsObject(doc))
@@ -61,6 +86,12 @@ clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d)
 cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d)
 {
     clb_diag_clear(d);
+    size_t depth = nesting_depth(text, len);
+    if (depth > CJSON_NESTING_LIMIT) {
+        clb_diag_set(d, CLB_ERR_IO, "%s: JSON nested %zu levels deep; results documents are at most %d deep",
+                     name, depth, CJSON_NESTING_LIMIT);
+        return NULL;
+    }
     const char *end = NULL;
     /* require_null_terminated = 0: text[0..len) need not end in NUL; trailing garbage is
      * caught below instead. */
