@@ -37,5 +37,27 @@ done
 n=$(grep -o '<svg' "$tmp/dom.html" | wc -l) p=$(grep -o '<polyline' "$tmp/dom.html" | wc -l)
 [ "$n" = 2 ] || { echo "FAIL: $n <svg> in the DOM, want 2"; fails=$((fails+1)); }
 [ "$p" = 6 ] || { echo "FAIL: $p <polyline> in the DOM, want 6"; fails=$((fails+1)); }
+# Strings from result files are untrusted: a device name and a driver version that carry markup
+# must be shown as text, never run or parsed (the report itself has no <script> at all).
+python3 - "$src/tests/data/sample.json" "$tmp/evil.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+evil = "<script>document.title='PWNED'</script>\"'><img src=x onerror=\"document.title='PWNED'\">"
+for d in doc["devices"]:
+    d["device"]["CL_DEVICE_NAME"] = "GPU " + evil
+    d["device"]["CL_DRIVER_VERSION"] = evil
+    for r in d["results"]:
+        if r.get("reason"):
+            r["reason"] = evil
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$bin" report "$tmp/evil.json" --html "$tmp/evil.html" || { echo "FAIL: report of evil.json"; fails=$((fails+1)); }
+timeout 120 "$chrome" "${flags[@]}" --user-data-dir="$tmp/profile3" --dump-dom \
+    "file://$tmp/evil.html" >"$tmp/evil-dom.html" 2>"$tmp/evil.log"
+if grep -qE '<script|<img' "$tmp/evil-dom.html" || grep -q 'PWNED</title>' "$tmp/evil-dom.html"; then
+    echo "FAIL: markup from a result file became part of the page"; fails=$((fails+1))
+fi
+grep -qF '&lt;script&gt;document.title' "$tmp/evil-dom.html" \
+    || { echo "FAIL: the hostile device name is not shown as text"; fails=$((fails+1)); }
 echo "report_browser: $fails failure(s)"
 [ "$fails" = 0 ]
