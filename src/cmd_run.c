@@ -128,8 +128,16 @@ static void record_lost(device_run *dr, const clb_bench *b, clb_status st, const
     clb_result_free(&res);
 }
 
-/* One line from a worker: the device entry or a result. Returns 1 for a result. */
-static int take_line(device_run *dr, cJSON *doc, const char *line)
+/* 1 when a result says the device was lost (a reset, a dead context): worth one retry in a
+ * fresh worker, since every later call in the old one fails too. */
+static int device_lost(const clb_result *res)
+{
+    return res->status == CLB_STATUS_ERROR &&
+           (strstr(res->reason, "CL_DEVICE_NOT_AVAILABLE") || strstr(res->reason, "CL_OUT_OF_RESOURCES"));
+}
+
+/* One line from a worker: the device entry (kept), or a result (parsed into *res: returns 1). */
+static int take_line(device_run *dr, cJSON *doc, const char *line, clb_result *res)
 {
     cJSON *j = cJSON_Parse(line);
     if (!j)
@@ -146,11 +154,9 @@ static int take_line(device_run *dr, cJSON *doc, const char *line)
         cJSON_Delete(j);
         return 0;
     }
-    clb_result res;
-    int ok = clb_result_from_json(j, &res) == CLB_OK;
-    if (ok)
-        record(dr, &res);
-    clb_result_free(&res);
+    int ok = clb_result_from_json(j, res) == CLB_OK;
+    if (!ok)
+        clb_result_free(res);
     cJSON_Delete(j);
     return ok;
 }
@@ -170,7 +176,7 @@ static double bench_deadline(const cli_opts *o)
 /* Runs names[0..n) (one group) in workers until each has a result or the run is stopped. */
 static void run_batch(device_run *dr, cJSON *doc, const clb_bench **b, size_t n)
 {
-    size_t done = 0;
+    size_t done = 0, retried = (size_t)-1;
     while (done < n && !stop_signal) {
         const char *names[MAX_WORKER_ARGS];
         size_t k = 0;
@@ -189,8 +195,22 @@ static void run_batch(device_run *dr, cJSON *doc, const clb_bench **b, size_t n)
             char *line = NULL;
             clb_child_event ev = clb_child_next_line(c, bench_deadline(dr->o), &stop_signal, &line);
             if (ev == CLB_CHILD_LINE) {
-                done += (size_t)take_line(dr, doc, line);
+                clb_result res;
+                int got = take_line(dr, doc, line, &res);
                 free(line);
+                if (got && device_lost(&res) && retried != done) {
+                    retried = done; /* once, in a fresh worker: this one's context is gone */
+                    clb_result_free(&res);
+                    clb_child_kill(c);
+                    break;
+                }
+                if (got) {
+                    if (retried == done && res.params)
+                        cJSON_AddTrueToObject(res.params, "retried_in_fresh_worker");
+                    record(dr, &res);
+                    clb_result_free(&res);
+                    done++;
+                }
                 continue;
             }
             char why[512], how[200];

@@ -3,7 +3,7 @@
  * benchmarks in order and prints each result as one line of JSON on stdout, flushed, so the
  * parent keeps every result finished before a crash. Not for people: no table, no files.
  * CLBENCH_FAULT=NAME:KIND (tests) makes the worker fail before benchmark NAME: KIND is segv,
- * abort, hang or exit. */
+ * abort, hang, exit, or lost (with CLBENCH_FAULT_STATE=FILE: the device is reported lost once). */
 #include "cli.h"
 
 #include <signal.h>
@@ -12,12 +12,36 @@
 #include <unistd.h>
 
 /* Test hook: the faults a driver can cause, on demand (docs/cli.md, tests/cli_isolation.sh). */
-static void inject_process_fault(const char *name)
+/* The `lost` fault: the first worker to meet NAME (no file at CLBENCH_FAULT_STATE yet) reports
+ * the device as lost, as a reset GPU does; later workers run it normally. 1 when it fired. */
+static int device_lost_once(const char *name, const char *group)
+{
+    const char *state = getenv("CLBENCH_FAULT_STATE");
+    FILE *f = state ? fopen(state, "wx") : NULL;
+    if (!f)
+        return 0;
+    fclose(f);
+    clb_result res;
+    if (clb_result_init(&res, name, group) == CLB_OK) {
+        clb_result_fail(&res, CLB_STATUS_ERROR, "injected: clFinish failed [CL_DEVICE_NOT_AVAILABLE]");
+        cJSON *j = clb_result_to_json(&res);
+        char *text = cJSON_PrintUnformatted(j);
+        if (text)
+            printf("%s\n", text);
+        fflush(stdout);
+        free(text);
+        cJSON_Delete(j);
+    }
+    clb_result_free(&res);
+    return 1;
+}
+
+static int inject_process_fault(const char *name, const char *group)
 {
     const char *f = getenv("CLBENCH_FAULT");
     size_t n = strlen(name);
     if (!f || strncmp(f, name, n) != 0 || f[n] != ':')
-        return;
+        return 0;
     const char *kind = f + n + 1;
     fflush(stdout);
     if (strcmp(kind, "segv") == 0) {
@@ -31,6 +55,9 @@ static void inject_process_fault(const char *name)
             pause();
     else if (strcmp(kind, "exit") == 0)
         _exit(3);
+    else if (strcmp(kind, "lost") == 0)
+        return device_lost_once(name, group);
+    return 0;
 }
 
 static void print_line(cJSON *j)
@@ -73,7 +100,8 @@ int cmd_worker(const cli_opts *o)
         const clb_bench *b = clb_bench_find(o->patterns[i]);
         if (!b)
             continue;
-        inject_process_fault(b->name);
+        if (inject_process_fault(b->name, b->group))
+            continue;
         clb_result res;
         if (clb_bench_run(dev, b, &o->run, &res) != CLB_OK)
             return CLI_EXIT_RUNTIME;

@@ -32,6 +32,19 @@ expect launch.queued_submit:abort crashed
 expect launch.throughput:exit crashed
 expect launch.roundtrip:hang timeout
 
+# A lost device (CL_DEVICE_NOT_AVAILABLE) is retried once in a fresh worker.
+rc=0
+CLBENCH_FAULT=launch.start_end:lost CLBENCH_FAULT_STATE="$tmp/lost" \
+    "$clb" run 'launch.*' --quick --quiet --json "$tmp/l.json" || rc=$?
+[ "$rc" = 0 ] && [ -e "$tmp/lost" ] || fail "lost device: exit $rc, or the fault never fired"
+python3 - "$tmp/l.json" <<'PY' || fail "lost device: not retried"
+import json, sys
+res = json.load(open(sys.argv[1]))["devices"][0]["results"]
+assert [r["status"] for r in res] == ["ok"] * 6, res
+assert [r["name"] for r in res if r["params"].get("retried_in_fresh_worker")] == ["launch.start_end"]
+PY
+echo "ok: a lost device is retried once in a fresh worker"
+
 # Interrupted runs keep their results (3 trials at different moments).
 for sig in INT TERM INT; do
     delay=$(python3 -c "import random; print(round(random.uniform(0.8, 3.0), 2))")
