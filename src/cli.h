@@ -61,6 +61,10 @@ int cmd_worker(const cli_opts *o);
  * so the caller opens no OpenCL context. Caller frees with cJSON_Delete; NULL with d filled. */
 cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d);
 
+/* src/fault.c: arms an injected OpenCL failure ("alloc", "build", "stall") for the benchmark
+ * about to run in this worker; NULL disarms. Test hook only (CLBENCH_FAULT). */
+void cli_fault_arm(const char *kind);
+
 /* Human-readable output. */
 void cli_print_device_header(FILE *f, const clb_device_ref *r);
 void cli_print_result_header(FILE *f);

@@ -3,7 +3,8 @@
  * benchmarks in order and prints each result as one line of JSON on stdout, flushed, so the
  * parent keeps every result finished before a crash. Not for people: no table, no files.
  * CLBENCH_FAULT=NAME:KIND (tests) makes the worker fail before benchmark NAME: KIND is segv,
- * abort, hang, exit, or lost (with CLBENCH_FAULT_STATE=FILE: the device is reported lost once). */
+ * abort, hang, exit, lost (with CLBENCH_FAULT_STATE=FILE: the device is reported lost once),
+ * alloc, build, stall (src/fault.c) or wrong (a corrupted kernel output). */
 #include "cli.h"
 
 #include <signal.h>
@@ -57,6 +58,8 @@ static int inject_process_fault(const char *name, const char *group)
         _exit(3);
     else if (strcmp(kind, "lost") == 0)
         return device_lost_once(name, group);
+    else
+        cli_fault_arm(kind); /* alloc, build, stall: src/fault.c; wrong: --inject-fault */
     return 0;
 }
 
@@ -100,10 +103,16 @@ int cmd_worker(const cli_opts *o)
         const clb_bench *b = clb_bench_find(o->patterns[i]);
         if (!b)
             continue;
+        cli_fault_arm(NULL);
         if (inject_process_fault(b->name, b->group))
             continue;
+        clb_run_opts ro = o->run;
+        const char *f = getenv("CLBENCH_FAULT");
+        size_t len = strlen(b->name);
+        if (f && strncmp(f, b->name, len) == 0 && strcmp(f + len, ":wrong") == 0)
+            ro.inject_fault = 1; /* the kernel's output is corrupted before validation */
         clb_result res;
-        if (clb_bench_run(dev, b, &o->run, &res) != CLB_OK)
+        if (clb_bench_run(dev, b, &ro, &res) != CLB_OK)
             return CLI_EXIT_RUNTIME;
         cJSON *j = clb_result_to_json(&res);
         print_line(j);
