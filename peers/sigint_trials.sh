@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 19's interruption target: SIGINT at a random moment of a full characterization, N
+# trials; each must leave valid JSON holding every result finished before the signal (exit 130).
+# usage: bash peers/sigint_trials.sh OUTDIR [TRIALS=10] [MAX_DELAY_S=120] [clbench]
+set -u
+out=${1:?usage: peers/sigint_trials.sh OUTDIR [TRIALS] [MAX_DELAY_S] [clbench]}
+n=${2:-10} max=${3:-120} clb=${4:-build/clbench}
+here=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+good=0
+for i in $(seq 1 "$n"); do
+    delay=$(python3 -c "import random; print(round(random.uniform(1, $max), 1))")
+    "$clb" run --quiet --json "$out/trial$i.json" 2>"$out/trial$i.err" & pid=$!
+    sleep "$delay"; kill -INT $pid; wait $pid; rc=$?
+    if [ $rc = 130 ] && python3 "$here/tests/check_schema.py" "$out/trial$i.json" >/dev/null 2>&1; then
+        k=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['devices'][0]['results']; print(sum(x['status']!='interrupted' for x in r))" "$out/trial$i.json")
+        echo "trial $i: SIGINT after ${delay}s -> exit $rc, valid JSON, $k finished results kept"
+        good=$((good + 1))
+    else
+        echo "trial $i: SIGINT after ${delay}s -> exit $rc, results file invalid or missing"
+    fi
+done
+echo "$good of $n trials kept valid JSON with their finished results"
+[ "$good" = "$n" ]
