@@ -381,6 +381,22 @@ enum { CLB_COMPARE_OK = 0, CLB_COMPARE_REGRESSION = 1, CLB_COMPARE_UNUSABLE = 2 
  * UNUSABLE the reason is in d. */
 int clb_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold, clb_diag *d);
 
+/* Outliers across a fleet of identical devices (same name and driver): per result the fleet
+ * median and a robust z-score; a device is flagged where it is worse than the median by at
+ * least min_rel and |z| >= min_z. Results whose median run-to-run CV exceeds max_cv are not
+ * judged (docs/fleet.md). */
+typedef struct clb_fleet_opts {
+    double min_rel; /* 0.05 */
+    double min_z;   /* 4.5 */
+    double max_cv;  /* 0.03 */
+    int verbose;    /* 1: one line per result not judged, with its spread */
+} clb_fleet_opts;
+void clb_fleet_opts_default(clb_fleet_opts *o);
+/* Prints one line per flag (with the plain-language reason) and a summary; returns the number
+ * of flags, or -1 with d filled. */
+long clb_fleet_check(FILE *f, const clb_report_src *src, size_t n, const clb_fleet_opts *o,
+                     clb_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,6 +52,8 @@ void cli_usage(FILE *f)
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
           "  compare BASE.json NEW.json [--threshold 5%]\n"
           "                            NEW/BASE ratios; exit 0 no regression, 1 regression, 2 unusable input\n"
+          "  fleet-check RESULTS.json... [--threshold 5%]\n"
+          "                            flag devices slower than their identical peers; exit 0 none, 1 flagged\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
           "  -p, --platform P          platform index or name substring\n"
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
@@ -132,7 +134,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_HTML: o->html = arg; break;
     case OPT_CSV: o->csv = arg; break;
     case OPT_MARKDOWN: o->markdown = arg; break;
-    case OPT_THRESHOLD: return parse_threshold(arg, o);
+    case OPT_THRESHOLD: o->threshold_set = 1; return parse_threshold(arg, o);
     case OPT_BENCH_TIMEOUT:
         if (!parse_double(arg, 0.1, 86400, &v))
             return bad_value("--bench-timeout", arg, "seconds from 0.1 to 86400");
@@ -149,7 +151,8 @@ static int apply(int c, const char *arg, cli_opts *o)
 static int known_command(const char *s)
 {
     return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0 ||
-           strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0;
+           strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0 ||
+           strcmp(s, "fleet-check") == 0;
 }
 
 /* 1 when a and b name the same file: the same path, or the same existing inode. */
@@ -165,7 +168,8 @@ static int same_file(const char *a, const char *b)
 static int check_outputs(const cli_opts *o)
 {
     const char *out[4] = {o->json, o->html, o->csv, o->markdown};
-    int reads_files = strcmp(o->command, "report") == 0 || strcmp(o->command, "compare") == 0;
+    int reads_files = strcmp(o->command, "report") == 0 || strcmp(o->command, "compare") == 0 ||
+                      strcmp(o->command, "fleet-check") == 0;
     for (int i = 0; i < 4; i++) {
         if (!out[i] || strcmp(out[i], "-") == 0)
             continue;
@@ -217,7 +221,7 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     o->patterns = argv + optind;
     o->npatterns = argc - optind;
     int takes_args = strcmp(o->command, "run") == 0 || strcmp(o->command, "__worker") == 0 ||
-                     strcmp(o->command, "report") == 0 ||
+                     strcmp(o->command, "report") == 0 || strcmp(o->command, "fleet-check") == 0 ||
                      strcmp(o->command, "compare") == 0;
     if (o->npatterns > 0 && !takes_args) {
         fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);

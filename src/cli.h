@@ -20,7 +20,8 @@ typedef struct cli_opts {
     const char *html;     /* report outputs (report, run), paths or "-" */
     const char *csv;
     const char *markdown;
-    double threshold;     /* compare: fraction (0.05 = 5%) */
+    double threshold;     /* compare, fleet-check: fraction (0.05 = 5%) */
+    int threshold_set;    /* --threshold was given */
     int list_benchmarks;  /* run --list */
     double bench_timeout_s; /* run --bench-timeout: deadline of one benchmark's worker (0: default) */
     int emit_device;      /* __worker --emit-device: print the device entry first */
@@ -73,6 +74,8 @@ void cli_print_result(FILE *f, const clb_result *res);
 /* src/cmd_report.c: the report and compare commands, and the reports of a run. */
 int cmd_report(const cli_opts *o);
 int cmd_compare(const cli_opts *o);
+/* src/cmd_fleet.c: fleet-check. */
+int cmd_fleet_check(const cli_opts *o);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 

@@ -1,0 +1,207 @@
+/* Outliers across a fleet of identical devices (clbench fleet-check). Devices are grouped by
+ * name and driver version; per result, the fleet's median m and a robust scale s, and each
+ * device's robust z = (v - m) / s. A device is flagged on a result when it is worse than the
+ * fleet (in the result's bad direction) by at least min_rel AND |z| >= min_z. The scale is the
+ * larger of 1.4826 MAD (the fleet's spread) and m times the standard error of one device's
+ * median (1.2533 cv / sqrt(n) from the median run-to-run CV and repetitions: a fleet of
+ * near-identical devices has a MAD near zero, and their own noise must not become a flag). A result
+ * whose typical run-to-run CV exceeds max_cv cannot separate a fault of min_rel from noise: it
+ * is reported as not judged, never flagged. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fdev {
+    const cJSON *dev;
+    char label[192];
+    const char *name, *driver;
+} fdev;
+
+typedef struct sample {
+    size_t dev;
+    double v, cv, n;
+} sample;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* "node3 rank 5 dev 0:1" from the entry (MPI runs add node and rank) or the file's host. */
+static void label_of(const cJSON *doc, const cJSON *dev, const char *file, fdev *out)
+{
+    const char *node = rj_str(dev, "node");
+    if (!node)
+        node = rj_str(rj_obj(rj_obj(doc, "provenance"), "host"), "hostname");
+    double rank = -1, p = -1, d = -1;
+    rj_num(dev, "rank", &rank);
+    rj_num(rj_obj(dev, "selection"), "platform_index", &p);
+    rj_num(rj_obj(dev, "selection"), "device_index", &d);
+    char r[32] = "";
+    if (rank >= 0)
+        snprintf(r, sizeof r, " rank %.0f", rank);
+    snprintf(out->label, sizeof out->label, "%s%s dev %.0f:%.0f (%s)", node ? node : "?", r, p, d,
+             rj_basename(file));
+    out->dev = dev;
+    out->name = rj_device_name(dev);
+    out->driver = rj_str(rj_obj(dev, "device"), "CL_DRIVER_VERSION");
+    if (!out->driver)
+        out->driver = "";
+}
+
+static int same_kind(const fdev *a, const fdev *b)
+{
+    return strcmp(a->name, b->name) == 0 && strcmp(a->driver, b->driver) == 0;
+}
+
+/* Judges one result name over the devices idx[0..n) of one kind; returns the flags printed. */
+static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, const char *rname,
+                    const clb_fleet_opts *o, size_t *not_judged)
+{
+    sample *s = malloc(n * sizeof *s);
+    double *tmp = malloc(n * sizeof *tmp);
+    size_t k = 0, flags = 0;
+    int higher = 1;
+    if (!s || !tmp)
+        goto cleanup;
+    for (size_t i = 0; i < n; i++) {
+        rj_result x;
+        const cJSON *r = rj_find_result(devs[idx[i]].dev, rname);
+        if (!r)
+            continue;
+        rj_result_read(r, &x);
+        if (strcmp(x.status, "ok") != 0 || !x.has_value || !isfinite(x.value))
+            continue;
+        higher = !x.better || strcmp(x.better, "lower") != 0;
+        s[k++] = (sample){idx[i], x.value, x.has_stats && isfinite(x.cv) ? x.cv : 0,
+                          x.has_stats && x.n >= 1 ? x.n : 1};
+    }
+    if (k < 2)
+        goto cleanup; /* no peer to compare with */
+    for (size_t i = 0; i < k; i++)
+        tmp[i] = s[i].v;
+    double m = median_of(tmp, k);
+    for (size_t i = 0; i < k; i++)
+        tmp[i] = fabs(s[i].v - m);
+    double mad = median_of(tmp, k);
+    for (size_t i = 0; i < k; i++)
+        tmp[i] = s[i].cv;
+    double cv = median_of(tmp, k);
+    for (size_t i = 0; i < k; i++)
+        tmp[i] = s[i].n;
+    double reps = median_of(tmp, k);
+    /* The noise of one device's median of `reps` samples: its standard error, 1.2533 cv / sqrt(n). */
+    double se = 1.2533 * cv / sqrt(reps);
+    if (cv > o->max_cv) {
+        (*not_judged)++;
+        if (o->verbose)
+            fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rname,
+                    100 * cv, 100 * o->max_cv);
+        goto cleanup;
+    }
+    /* Two devices have no median to stand apart from: the worse one is flagged when the gap is
+     * beyond the threshold and beyond min_z of their own noise. */
+    double scale = k == 2 ? fabs(m) * fmax(se, 1e-9) * sqrt(2.0) : fmax(1.4826 * mad, fabs(m) * se);
+    double ref = k == 2 ? (higher ? fmax(s[0].v, s[1].v) : fmin(s[0].v, s[1].v)) : m;
+    for (size_t i = 0; i < k && ref != 0 && scale > 0; i++) {
+        double rel = (s[i].v - ref) / fabs(ref), z = (s[i].v - ref) / scale;
+        double worse = higher ? -rel : rel;
+        if (worse >= o->min_rel && fabs(z) >= o->min_z) {
+            char v[32], med[32];
+            rj_fmt(v, sizeof v, s[i].v);
+            rj_fmt(med, sizeof med, ref);
+            fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n",
+                    devs[s[i].dev].label, rname, v, 100 * fabs(rel), rel < 0 ? "below" : "above",
+                    k == 2 ? "its peer's" : "the fleet median", med, z, k);
+            flags++;
+        }
+    }
+cleanup:
+    free(s);
+    free(tmp);
+    return flags;
+}
+
+/* Every result name of the first device of a kind that the others may share. */
+static size_t judge_kind(FILE *f, const fdev *devs, const size_t *idx, size_t n,
+                         const clb_fleet_opts *o, size_t *not_judged)
+{
+    size_t flags = 0;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rj_arr(devs[idx[0]].dev, "results"))
+    {
+        const char *rname = rj_str(r, "name");
+        if (rname)
+            flags += judge(f, devs, idx, n, rname, o, not_judged);
+    }
+    return flags;
+}
+
+void clb_fleet_opts_default(clb_fleet_opts *o)
+{
+    o->min_rel = 0.05;
+    o->min_z = 4.5;
+    o->max_cv = 0.03;
+    o->verbose = 0;
+}
+
+long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_fleet_opts *o,
+                     clb_diag *d)
+{
+    size_t n = 0, cap = 0, flags = 0, not_judged = 0, kinds = 0;
+    fdev *devs = NULL;
+    size_t *idx = NULL;
+    int *done = NULL;
+    clb_diag_clear(d);
+    for (size_t i = 0; i < nsrc; i++) {
+        const cJSON *dev;
+        cJSON_ArrayForEach(dev, rj_devices(src[i].doc))
+        {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                fdev *g = realloc(devs, cap * sizeof *devs);
+                if (!g)
+                    CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+                devs = g;
+            }
+            label_of(src[i].doc, dev, src[i].name, &devs[n++]);
+        }
+    }
+    idx = malloc((n ? n : 1) * sizeof *idx);
+    done = calloc(n ? n : 1, sizeof *done);
+    if (!idx || !done)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        size_t k = 0;
+        for (size_t j = i; j < n; j++)
+            if (!done[j] && same_kind(&devs[i], &devs[j])) {
+                idx[k++] = j;
+                done[j] = 1;
+            }
+        kinds++;
+        fprintf(f, "== %zu x %s (driver %s)\n", k, devs[i].name, *devs[i].driver ? devs[i].driver : "?");
+        if (k < 2) {
+            fprintf(f, "not judged: a single device of its kind has no peer to compare with\n");
+            continue;
+        }
+        flags += judge_kind(f, devs, idx, k, o, &not_judged);
+    }
+    fprintf(f, "%zu device(s) of %zu kind(s); %zu flag(s); %zu result(s) not judged (spread too large)\n",
+            n, kinds, flags, not_judged);
+cleanup:
+    free(devs);
+    free(idx);
+    free(done);
+    return d->err == CLB_OK ? (long)flags : -1;
+}
