@@ -11,7 +11,7 @@
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
-       OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE };
+       OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -29,6 +29,7 @@ static const struct option long_opts[] = {
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"bench-timeout", required_argument, NULL, OPT_BENCH_TIMEOUT},
     {"emit-device", no_argument, NULL, OPT_EMIT_DEVICE},
+    {"all-devices", no_argument, NULL, OPT_ALL_DEVICES},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -58,6 +59,8 @@ void cli_usage(FILE *f)
           "  -p, --platform P          platform index or name substring\n"
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
           "  -t, --type T              cpu|gpu|accelerator|all\n"
+          "      --all-devices         every device (= --type all); run characterizes several devices\n"
+          "                            concurrently, then re-runs the rows that share the host alone\n"
           "other: --quiet, --version, -h/--help\n"
           "exit codes: 0 ok, 1 a benchmark failed, 2 usage, 3 no OpenCL platform/device, 4 runtime error\n",
           f);
@@ -141,6 +144,7 @@ static int apply(int c, const char *arg, cli_opts *o)
         o->bench_timeout_s = v;
         break;
     case OPT_EMIT_DEVICE: o->emit_device = 1; break;
+    case OPT_ALL_DEVICES: o->sel.type = "all"; break;
     case OPT_VERSION: printf("clbench %s (schema %s)\n", CLB_VERSION, CLB_SCHEMA_VERSION); return -1;
     case 'h': cli_usage(stdout); return -1;
     default: cli_usage(stderr); return CLI_EXIT_USAGE;

@@ -5,6 +5,7 @@
  * stop the run and the results finished so far are still written. */
 #include "cli.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,24 +97,27 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
     w->argv[k] = NULL;
 }
 
-/* What one device's run collects. */
+/* What one device's run collects; owned by the thread that runs the device, so devices can
+ * run concurrently (each its own workers) and the document is assembled afterwards. */
 typedef struct device_run {
     const cli_opts *o;
     const clb_device_ref *ref;
-    cJSON *entry;    /* the document's device entry (set by the first worker), or NULL */
-    cJSON *results;  /* borrowed from entry, or a private array when no document is wanted */
-    int failed;
-    int human;
+    int want_entry;  /* a document is written: ask the first worker for the device entry */
+    cJSON *entry;    /* the device entry from a worker (owned), or NULL */
+    cJSON *results;  /* the results, in order (owned) */
+    FILE *out;       /* the human table: stdout, or a buffer when devices run concurrently */
+    int human, progress, failed;
+    size_t total;
 } device_run;
 
-/* Records one result: printed for people, appended to the document, counted. */
+/* Records one result: printed for people, appended to the results, counted. */
 static void record(device_run *dr, clb_result *res)
 {
-    if (dr->human)
-        cli_print_result(stdout, res);
-    fflush(stdout);
-    if (dr->results)
-        cJSON_AddItemToArray(dr->results, clb_result_to_json(res));
+    if (dr->human) {
+        cli_print_result(dr->out, res);
+        fflush(dr->out);
+    }
+    cJSON_AddItemToArray(dr->results, clb_result_to_json(res));
     dr->failed |= cli_result_counts_as_failure(res->status);
 }
 
@@ -137,20 +141,17 @@ static int device_lost(const clb_result *res)
 }
 
 /* One line from a worker: the device entry (kept), or a result (parsed into *res: returns 1). */
-static int take_line(device_run *dr, cJSON *doc, const char *line, clb_result *res)
+static int take_line(device_run *dr, const char *line, clb_result *res)
 {
     cJSON *j = cJSON_Parse(line);
     if (!j)
         return 0;
     cJSON *dev = cJSON_DetachItemFromObjectCaseSensitive(j, "device");
     if (dev) {
-        if (doc && !dr->entry) {
+        if (!dr->entry)
             dr->entry = dev;
-            cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "devices"), dev);
-            dr->results = cJSON_GetObjectItemCaseSensitive(dev, "results");
-        } else {
+        else
             cJSON_Delete(dev);
-        }
         cJSON_Delete(j);
         return 0;
     }
@@ -174,7 +175,7 @@ static double bench_deadline(const cli_opts *o)
 }
 
 /* Runs names[0..n) (one group) in workers until each has a result or the run is stopped. */
-static void run_batch(device_run *dr, cJSON *doc, const clb_bench **b, size_t n)
+static void run_batch(device_run *dr, const clb_bench **b, size_t n)
 {
     size_t done = 0, retried = (size_t)-1;
     while (done < n && !stop_signal) {
@@ -183,7 +184,7 @@ static void run_batch(device_run *dr, cJSON *doc, const clb_bench **b, size_t n)
         for (; k < n - done && k < MAX_WORKER_ARGS; k++)
             names[k] = b[done + k]->name;
         worker_args w;
-        build_worker_args(dr->o, dr->ref, doc && !dr->entry, names, k, &w);
+        build_worker_args(dr->o, dr->ref, dr->want_entry && !dr->entry, names, k, &w);
         clb_child *c = NULL;
         clb_diag d;
         if (clb_child_start(w.argv, &c, &d) != CLB_OK) {
@@ -196,7 +197,7 @@ static void run_batch(device_run *dr, cJSON *doc, const clb_bench **b, size_t n)
             clb_child_event ev = clb_child_next_line(c, bench_deadline(dr->o), &stop_signal, &line);
             if (ev == CLB_CHILD_LINE) {
                 clb_result res;
-                int got = take_line(dr, doc, line, &res);
+                int got = take_line(dr, line, &res);
                 free(line);
                 if (got && device_lost(&res) && retried != done) {
                     retried = done; /* once, in a fresh worker: this one's context is gone */
@@ -232,32 +233,93 @@ static void run_batch(device_run *dr, cJSON *doc, const clb_bench **b, size_t n)
     }
 }
 
-/* Runs every selected benchmark on one device, one worker per group. */
-static void run_device(device_run *dr, cJSON *doc, size_t total)
+/* Runs the benchmarks rows[0..n) on one device, one worker per group. */
+static void run_rows(device_run *dr, const clb_bench **rows, size_t n)
 {
-    const clb_bench *batch[512];
-    size_t n = 0, seen = 0;
-    int progress = !dr->o->quiet && isatty(STDERR_FILENO);
-    if (dr->human) {
-        cli_print_device_header(stdout, dr->ref);
-        cli_print_result_header(stdout);
-    }
-    for (size_t i = 0; i <= clb_bench_count() && !stop_signal; i++) {
-        const clb_bench *b = clb_bench_at(i);
-        if (b && !cli_selected(dr->o, b))
+    size_t start = 0, seen = 0;
+    for (size_t i = 1; i <= n && !stop_signal; i++) {
+        if (i < n && strcmp(rows[i]->group, rows[start]->group) == 0)
             continue;
-        if (n > 0 && (!b || strcmp(b->group, batch[0]->group) != 0 || n == 512)) {
-            if (progress)
-                fprintf(stderr, "\r[%zu/%zu] %-40s", seen, total, batch[0]->group);
-            run_batch(dr, doc, batch, n);
-            if (progress)
-                fprintf(stderr, "\r%60s\r", "");
-            n = 0;
+        if (dr->progress)
+            fprintf(stderr, "\r[%zu/%zu] %-40s", seen, dr->total, rows[start]->group);
+        run_batch(dr, rows + start, i - start);
+        if (dr->progress)
+            fprintf(stderr, "\r%60s\r", "");
+        seen += i - start;
+        start = i;
+    }
+}
+
+/* The selected rows, in registry order; with `shared`, only those whose figure depends most on
+ * what the other devices do at the same time: transfers share the host link and memory, and,
+ * when a CPU device runs beside the others, launches share the host CPU. (The CPU device's own
+ * compute and memory rows share it too; re-running them would double the run, so they keep
+ * their concurrent figure and the entry says ran_concurrently.) */
+static size_t select_rows(const cli_opts *o, int shared, int cpu_busy,
+                          const clb_bench **rows, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < clb_bench_count() && n < cap; i++) {
+        const clb_bench *b = clb_bench_at(i);
+        if (!cli_selected(o, b))
+            continue;
+        int is_shared = strcmp(b->group, "transfer") == 0 || (cpu_busy && strcmp(b->group, "launch") == 0);
+        if (!shared || is_shared)
+            rows[n++] = b;
+    }
+    return n;
+}
+
+/* Runs every selected benchmark on one device (the body of a device's thread). */
+static void *run_device(void *arg)
+{
+    device_run *dr = arg;
+    const clb_bench *rows[1024];
+    size_t n = select_rows(dr->o, 0, 0, rows, 1024);
+    dr->total = n;
+    if (dr->human) {
+        cli_print_device_header(dr->out, dr->ref);
+        cli_print_result_header(dr->out);
+    }
+    run_rows(dr, rows, n);
+    return NULL;
+}
+
+/* After a concurrent run: the shared rows again, on each device alone; the alone figure becomes
+ * the result and the concurrent one is kept in params.concurrent, so both are reported. */
+static void rerun_shared_alone(device_run *runs, size_t ndev, int cpu_busy)
+{
+    for (size_t d = 0; d < ndev && !stop_signal; d++) {
+        device_run *dr = &runs[d];
+        const clb_bench *rows[1024];
+        size_t n = select_rows(dr->o, 1, cpu_busy, rows, 1024);
+        if (n == 0)
+            continue;
+        cJSON *concurrent = dr->results;
+        dr->results = cJSON_CreateArray();
+        if (dr->human)
+            fprintf(dr->out, "-- %s, alone: the rows that share the host with the other devices\n",
+                    dr->ref->device_name);
+        run_rows(dr, rows, n);
+        cJSON *alone = dr->results, *r;
+        dr->results = concurrent;
+        cJSON_ArrayForEach(r, alone)
+        {
+            const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
+            for (int i = 0; name && i < cJSON_GetArraySize(concurrent); i++) {
+                cJSON *c = cJSON_GetArrayItem(concurrent, i);
+                if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")), name) != 0)
+                    continue;
+                cJSON *conc = cJSON_CreateObject();
+                cJSON_AddItemToObject(conc, "status", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "status"), 1));
+                cJSON_AddItemToObject(conc, "value", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "value"), 1));
+                cJSON_AddItemToObject(conc, "with_devices", cJSON_CreateNumber((double)ndev));
+                cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(r, "params"), "concurrent", conc);
+                cJSON_ReplaceItemInArray(concurrent, i, cJSON_Duplicate(r, 1));
+                break;
+            }
         }
-        if (b) {
-            batch[n++] = b;
-            seen++;
-        }
+        cJSON_Delete(alone);
     }
 }
 
@@ -286,16 +348,36 @@ cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_d
 }
 
 /* A device entry from the inventory alone, when no worker could describe the device. */
-static cJSON *fallback_entry(cJSON *doc, const clb_device_ref *r)
+static cJSON *fallback_entry(const clb_device_ref *r)
 {
     cJSON *e = cJSON_CreateObject();
     cJSON *p = cJSON_AddObjectToObject(e, "platform");
     cJSON_AddStringToObject(p, "CL_PLATFORM_NAME", r->platform_name);
     cJSON *d = cJSON_AddObjectToObject(e, "device");
     cJSON_AddStringToObject(d, "CL_DEVICE_NAME", r->device_name);
-    cJSON_AddArrayToObject(e, "results");
-    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "devices"), e);
     return e;
+}
+
+/* Runs the devices: one alone, several concurrently (a thread each, each with its own workers,
+ * so a driver fault on one device does not touch the others), then the shared rows alone. */
+static void run_devices(device_run *runs, size_t n)
+{
+    if (n == 1) {
+        run_device(&runs[0]);
+        return;
+    }
+    pthread_t tid[CLI_MAX_DEVICES];
+    int started[CLI_MAX_DEVICES] = {0}, cpu_busy = 0;
+    for (size_t i = 0; i < n; i++) {
+        started[i] = pthread_create(&tid[i], NULL, run_device, &runs[i]) == 0;
+        if (!started[i])
+            run_device(&runs[i]);
+        cpu_busy |= (runs[i].ref->type & CL_DEVICE_TYPE_CPU) != 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
+    rerun_shared_alone(runs, n, cpu_busy);
 }
 
 int cmd_run(const cli_opts *o)
@@ -312,34 +394,49 @@ int cmd_run(const cli_opts *o)
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
     int rc = cli_discover(o, &inv, idx, &n), failed = 0;
-    int want_doc = o->json || o->html || o->csv || o->markdown;
-    cJSON *doc = rc == CLI_EXIT_OK && want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
-    catch_stop_signals();
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < n && !stop_signal; i++) {
-        device_run dr = {o, clb_inventory_at(inv, idx[i]), NULL, NULL, 0,
-                         !o->quiet && !(o->json && strcmp(o->json, "-") == 0)};
-        if (doc) /* the first worker replaces it with the full entry */
-            dr.results = cJSON_CreateArray();
-        cJSON *scratch = dr.results;
-        run_device(&dr, doc, total);
-        if (doc && !dr.entry) {
-            cJSON *e = fallback_entry(doc, dr.ref);
-            cJSON_ReplaceItemInObjectCaseSensitive(e, "results", scratch);
-            scratch = NULL;
-        } else if (doc && scratch && cJSON_GetArraySize(scratch) > 0) {
-            /* results recorded before the entry arrived (a worker that died first) */
-            cJSON *x;
-            while ((x = cJSON_DetachItemFromArray(scratch, cJSON_GetArraySize(scratch) - 1)) != NULL)
-                cJSON_InsertItemInArray(dr.results, 0, x);
-        }
-        cJSON_Delete(scratch);
-        failed |= dr.failed;
-    }
-    clb_inventory_destroy(inv);
-    if (rc != CLI_EXIT_OK) {
-        cJSON_Delete(doc);
+    if (rc != CLI_EXIT_OK)
         return rc;
+    int want_doc = o->json || o->html || o->csv || o->markdown;
+    int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
+    device_run *runs = calloc(n, sizeof *runs);
+    char **bufs = calloc(n, sizeof *bufs);
+    size_t *lens = calloc(n, sizeof *lens);
+    if (!runs || !bufs || !lens) {
+        free(runs), free(bufs), free(lens);
+        clb_inventory_destroy(inv);
+        return CLI_EXIT_RUNTIME;
     }
+    for (size_t i = 0; i < n; i++) {
+        runs[i] = (device_run){o, clb_inventory_at(inv, idx[i]), want_doc, NULL, cJSON_CreateArray(),
+                               stdout, human, n == 1 && human && isatty(STDERR_FILENO), 0, 0};
+        if (n > 1 && !(runs[i].out = open_memstream(&bufs[i], &lens[i])))
+            runs[i].out = stdout;
+    }
+    catch_stop_signals();
+    run_devices(runs, n);
+    cJSON *doc = want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        device_run *dr = &runs[i];
+        if (dr->out != stdout) {
+            fclose(dr->out);
+            fwrite(bufs[i], 1, lens[i], stdout);
+            free(bufs[i]);
+        }
+        failed |= dr->failed;
+        cJSON *entry = dr->entry ? dr->entry : fallback_entry(dr->ref);
+        cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
+        cJSON_AddItemToObject(entry, "results", dr->results);
+        if (n > 1)
+            cJSON_AddBoolToObject(entry, "ran_concurrently", 1);
+        if (doc)
+            cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(doc, "devices"), entry);
+        else
+            cJSON_Delete(entry);
+    }
+    free(runs);
+    free(bufs);
+    free(lens);
+    clb_inventory_destroy(inv);
     if (stop_signal) {
         if (doc)
             cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(doc, "provenance"),
