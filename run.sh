@@ -9,7 +9,7 @@ mode=${1:-characterize}
 
 packages=(cmake make gcc clang ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1
           pocl-opencl-icd libcjson-dev clinfo python3 locales chromium oclgrind
-          pkgconf libclang-rt-14-dev)
+          pkgconf libclang-rt-14-dev openmpi-bin libopenmpi-dev)
 
 install_missing() {
     local missing=()
@@ -46,7 +46,7 @@ characterize)
     echo "clbench: results written to $out and ${out%.json}.html"
     ;;
 test)
-    build build
+    build build -DCLBENCH_MPI=ON
     (cd build && ctest --output-on-failure -j 1)
     # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer; leaks inside the
     # OpenCL drivers are not ours (tests/lsan.supp).

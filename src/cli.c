@@ -11,7 +11,7 @@
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
-       OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES };
+       OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -30,6 +30,8 @@ static const struct option long_opts[] = {
     {"bench-timeout", required_argument, NULL, OPT_BENCH_TIMEOUT},
     {"emit-device", no_argument, NULL, OPT_EMIT_DEVICE},
     {"all-devices", no_argument, NULL, OPT_ALL_DEVICES},
+    {"mpi", no_argument, NULL, OPT_MPI},
+    {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -47,6 +49,8 @@ void cli_usage(FILE *f)
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
+          "      --mpi                 under mpirun/srun: each rank runs the device of its node-local\n"
+          "                            rank (CLBENCH_RANK_DEVICE overrides), rank 0 writes one JSON\n"
           "      --bench-timeout S     a benchmark without a result after S seconds is killed\n"
           "                            (status timeout; default 600, or 20x --time-budget)\n"
           "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
@@ -55,6 +59,7 @@ void cli_usage(FILE *f)
           "                            NEW/BASE ratios; exit 0 no regression, 1 regression, 2 unusable input\n"
           "  fleet-check RESULTS.json... [--threshold 5%]\n"
           "                            flag devices slower than their identical peers; exit 0 none, 1 flagged\n"
+          "                            (--max-spread 3%: results noisier than this are not judged)\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
           "  -p, --platform P          platform index or name substring\n"
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
@@ -145,6 +150,16 @@ static int apply(int c, const char *arg, cli_opts *o)
         break;
     case OPT_EMIT_DEVICE: o->emit_device = 1; break;
     case OPT_ALL_DEVICES: o->sel.type = "all"; break;
+    case OPT_MPI: o->mpi = 1; break;
+    case OPT_MAX_SPREAD: {
+        double keep = o->threshold;
+        int rc = parse_threshold(arg, o); /* same syntax: 3 or 3% */
+        o->max_spread = o->threshold;
+        o->threshold = keep;
+        if (rc != CLI_EXIT_OK)
+            return rc;
+        break;
+    }
     case OPT_VERSION: printf("clbench %s (schema %s)\n", CLB_VERSION, CLB_SCHEMA_VERSION); return -1;
     case 'h': cli_usage(stdout); return -1;
     default: cli_usage(stderr); return CLI_EXIT_USAGE;

@@ -22,9 +22,11 @@ typedef struct cli_opts {
     const char *markdown;
     double threshold;     /* compare, fleet-check: fraction (0.05 = 5%) */
     int threshold_set;    /* --threshold was given */
+    double max_spread;    /* fleet-check --max-spread: fraction (0: the default) */
     int list_benchmarks;  /* run --list */
     double bench_timeout_s; /* run --bench-timeout: deadline of one benchmark's worker (0: default) */
     int emit_device;      /* __worker --emit-device: print the device entry first */
+    int mpi;              /* run --mpi: one device per MPI rank, results gathered by rank 0 */
     int quiet;
     clb_run_opts run;
     char **patterns;      /* borrowed from argv */
@@ -58,6 +60,11 @@ int cmd_info(const cli_opts *o);
 /* src/cmd_run.c: run (workers per group); src/cmd_worker.c: the worker side. */
 int cmd_run(const cli_opts *o);
 int cmd_worker(const cli_opts *o);
+/* Runs the selected benchmarks on one device in workers, printing the table unless quiet; the
+ * device entry with its results (caller frees with cJSON_Delete); *failed as for run's exit. */
+cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *failed);
+/* src/cmd_mpi.c: run --mpi (MPI builds; otherwise it explains and exits 2). */
+int cmd_run_mpi(const cli_opts *o);
 /* The document entry of one device ({platform, device, derived, results: []}) made by a worker,
  * so the caller opens no OpenCL context. Caller frees with cJSON_Delete; NULL with d filled. */
 cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d);

@@ -28,6 +28,8 @@ int cmd_fleet_check(const cli_opts *o)
         clb_fleet_opts_default(&fo);
         if (o->threshold_set)
             fo.min_rel = o->threshold;
+        if (o->max_spread > 0)
+            fo.max_cv = o->max_spread;
         clb_diag d;
         long flags = clb_fleet_check(stdout, src, n, &fo, &d);
         if (flags < 0)

@@ -233,6 +233,8 @@ static void run_batch(device_run *dr, const clb_bench **b, size_t n)
     }
 }
 
+static cJSON *fallback_entry(const clb_device_ref *r);
+
 /* Runs the benchmarks rows[0..n) on one device, one worker per group. */
 static void run_rows(device_run *dr, const clb_bench **rows, size_t n)
 {
@@ -347,6 +349,19 @@ cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_d
     return entry;
 }
 
+cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *failed)
+{
+    int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
+    device_run dr = {o, ref, 1, NULL, cJSON_CreateArray(), stdout, human, 0, 0, 0};
+    catch_stop_signals();
+    run_device(&dr);
+    cJSON *entry = dr.entry ? dr.entry : fallback_entry(ref);
+    cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
+    cJSON_AddItemToObject(entry, "results", dr.results);
+    *failed = dr.failed;
+    return entry;
+}
+
 /* A device entry from the inventory alone, when no worker could describe the device. */
 static cJSON *fallback_entry(const clb_device_ref *r)
 {
@@ -384,6 +399,8 @@ int cmd_run(const cli_opts *o)
 {
     if (o->list_benchmarks)
         return cmd_list_benchmarks();
+    if (o->mpi)
+        return cmd_run_mpi(o);
     size_t total = 0;
     for (size_t i = 0; i < clb_bench_count(); i++)
         total += (size_t)cli_selected(o, clb_bench_at(i));

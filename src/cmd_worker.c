@@ -63,6 +63,26 @@ static int inject_process_fault(const char *name, const char *group)
     return 0;
 }
 
+/* Test hook CLBENCH_SLOWDOWN=F (0 < F <= 1): this worker's device pretends to be slower by F —
+ * rates times F, times divided by F — for the fleet tests of a slow card (docs/fleet.md). The
+ * result says so in params.artificial_slowdown, so it is never mistaken for a measurement. */
+static void apply_slowdown(clb_result *res)
+{
+    const char *s = getenv("CLBENCH_SLOWDOWN");
+    double f = s ? strtod(s, NULL) : 1.0;
+    if (!(f > 0 && f < 1) || !clb_status_has_value(res->status))
+        return;
+    double k = res->higher_is_better ? f : 1.0 / f;
+    clb_stats *st = &res->stats;
+    double *v[] = {&res->value, &st->min, &st->max, &st->median, &st->mean, &st->stddev,
+                   &st->mad, &st->ci95_lo, &st->ci95_hi};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        *v[i] *= k;
+    for (size_t i = 0; i < res->nsamples; i++)
+        res->samples[i] *= k;
+    cJSON_AddNumberToObject(res->params, "artificial_slowdown", f);
+}
+
 static void print_line(cJSON *j)
 {
     char *text = cJSON_PrintUnformatted(j);
@@ -114,6 +134,7 @@ int cmd_worker(const cli_opts *o)
         clb_result res;
         if (clb_bench_run(dev, b, &ro, &res) != CLB_OK)
             return CLI_EXIT_RUNTIME;
+        apply_slowdown(&res);
         cJSON *j = clb_result_to_json(&res);
         print_line(j);
         cJSON_Delete(j);

@@ -1,0 +1,150 @@
+/* clbench run --mpi: a fleet characterized by one MPI job (mpirun, or srun under Slurm). Each
+ * rank takes one device: CLBENCH_RANK_DEVICE when set (a selector, as -d), else the selection's
+ * device at the rank's node-local index (docs/fleet.md says where the local rank comes from).
+ * Each rank runs its device in worker processes, as `run` does; rank 0 writes one JSON document
+ * whose device entries carry node, rank and local_rank, receiving one rank's entry at a time and
+ * writing it out at once, so its memory does not grow with the number of ranks. */
+#include "cli.h"
+
+#ifdef CLBENCH_HAVE_MPI
+#include <mpi.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The node-local rank: the launchers' variables first, then MPI-3's shared-memory split. */
+static int local_rank(const char **source)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                                       "SLURM_LOCALID", "PMI_LOCAL_RANK", "PMIX_LOCAL_RANK"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            *source = vars[i];
+            return atoi(v);
+        }
+    }
+    MPI_Comm node;
+    int r = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &r);
+    MPI_Comm_free(&node);
+    *source = "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)";
+    return r;
+}
+
+/* This rank's device entry with its results, or NULL (the reason is printed). */
+static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
+{
+    cli_opts mine = *o;
+    const char *explicit_dev = getenv("CLBENCH_RANK_DEVICE"), *source = "";
+    if (explicit_dev && *explicit_dev) {
+        mine.sel.device = explicit_dev;
+        mine.sel.platform = NULL;
+    }
+    int local = local_rank(&source);
+    clb_inventory *inv = NULL;
+    size_t idx[CLI_MAX_DEVICES], n = 0;
+    cJSON *entry = NULL;
+    if (cli_discover(&mine, &inv, idx, &n) == CLI_EXIT_OK && n > 0) {
+        const clb_device_ref *ref = clb_inventory_at(inv, idx[(size_t)local % n]);
+        entry = cli_run_one_device(&mine, ref, failed);
+        char node[MPI_MAX_PROCESSOR_NAME];
+        int len = 0;
+        MPI_Get_processor_name(node, &len);
+        cJSON_AddStringToObject(entry, "node", node);
+        cJSON_AddNumberToObject(entry, "rank", rank);
+        cJSON_AddNumberToObject(entry, "local_rank", local);
+        cJSON_AddStringToObject(entry, "local_rank_from",
+                                explicit_dev && *explicit_dev ? "CLBENCH_RANK_DEVICE" : source);
+    } else {
+        *failed = 1;
+    }
+    clb_inventory_destroy(inv);
+    return entry;
+}
+
+/* Rank 0: the document's head, then each rank's entry as it arrives, then the tail. */
+static int gather_and_write(const cli_opts *o, char *own, int size, clb_diag *d)
+{
+    cJSON *doc = clb_doc_create(o->argc, o->argv);
+    char *head = doc ? cJSON_PrintUnformatted(doc) : NULL;
+    cJSON_Delete(doc);
+    clb_output *out = NULL;
+    FILE *f = NULL;
+    int ok = head && clb_output_open(o->json, &out, &f, d) == CLB_OK;
+    /* head ends in `"devices":[]}`: write it without the last two characters, then entries */
+    size_t hl = head ? strlen(head) : 0;
+    ok = ok && hl > 2 && fwrite(head, 1, hl - 2, f) == hl - 2;
+    for (int r = 0; r < size; r++) {
+        char *text = own;
+        unsigned long len = 0;
+        if (r > 0) {
+            MPI_Recv(&len, 1, MPI_UNSIGNED_LONG, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            text = malloc(len + 1);
+            MPI_Recv(text, (int)len, MPI_CHAR, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            text[len] = '\0';
+        }
+        if (ok && *text)
+            ok = fprintf(f, "%s%s", r > 0 ? "," : "", text) > 0;
+        if (r > 0)
+            free(text);
+    }
+    ok = ok && fputs("]}\n", f) != EOF;
+    if (out)
+        clb_output_close(out, ok, d);
+    free(head);
+    return ok && d->err == CLB_OK;
+}
+
+int cmd_run_mpi(const cli_opts *o)
+{
+    if (!o->json) {
+        fprintf(stderr, "clbench: run --mpi needs --json FILE (rank 0 writes the fleet's results)\n");
+        return CLI_EXIT_USAGE;
+    }
+    MPI_Init(NULL, NULL);
+    int rank = 0, size = 1, failed = 0, any_failed = 0, rc = CLI_EXIT_OK;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    cJSON *entry = run_rank(o, rank, &failed);
+    char *text = entry ? cJSON_PrintUnformatted(entry) : NULL;
+    cJSON_Delete(entry);
+    if (!text)
+        text = calloc(1, 1); /* a rank without a device sends nothing: no entry */
+    MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0) {
+        clb_diag d;
+        clb_diag_clear(&d);
+        if (!gather_and_write(o, text, size, &d)) {
+            fprintf(stderr, "clbench: writing %s: %s\n", o->json, d.msg);
+            rc = CLI_EXIT_RUNTIME;
+        } else if (o->html || o->csv || o->markdown) {
+            cJSON *doc = clb_doc_load(o->json, &d);
+            rc = doc ? cli_write_reports(o, doc, o->json) : CLI_EXIT_RUNTIME;
+            cJSON_Delete(doc);
+        }
+        if (rc == CLI_EXIT_OK)
+            fprintf(stderr, "clbench: %d rank(s); results of every rank in %s\n", size, o->json);
+    } else {
+        unsigned long len = strlen(text);
+        MPI_Send(&len, 1, MPI_UNSIGNED_LONG, 0, 0, MPI_COMM_WORLD);
+        MPI_Send(text, (int)len, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    }
+    free(text);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return rc != CLI_EXIT_OK ? rc : any_failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+}
+
+#else
+
+int cmd_run_mpi(const cli_opts *o)
+{
+    (void)o;
+    fprintf(stderr, "clbench: this clbench was built without MPI; configure with "
+                    "cmake -DCLBENCH_MPI=ON (OpenMPI: apt-get install libopenmpi-dev)\n");
+    return CLI_EXIT_USAGE;
+}
+
+#endif

@@ -1,0 +1,37 @@
+#!/bin/sh
+# run --mpi under mpirun (2 ranks, oversubscribed, PoCL with one core per rank so the ranks do not
+# compete): rank 0's JSON holds both devices with node, rank and local rank; fleet-check passes
+# the healthy pair and flags the rank made slower with CLBENCH_SLOWDOWN, with its reason.
+# Skipped (77) when clbench was built without MPI or mpirun is missing.
+# usage: cli_mpi.sh CLBENCH CHECK_SCHEMA
+set -eu
+clb=$1 check=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
+if "$clb" run launch.roundtrip --mpi --json "$tmp/x.json" 2>&1 | grep -q "built without MPI"; then
+    echo "SKIP: clbench built without MPI"; exit 77
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export POCL_MAX_PTHREAD_COUNT=1
+args="run compute.fp32.fma --quick --reps 20 --quiet --mpi"
+mpirun -np 2 "$clb" $args --json "$tmp/healthy.json" --html "$tmp/healthy.html"
+python3 "$check" "$tmp/healthy.json" >/dev/null
+python3 - "$tmp/healthy.json" <<'PY' || fail "merged document"
+import json, sys
+devs = json.load(open(sys.argv[1]))["devices"]
+assert sorted(d["rank"] for d in devs) == [0, 1], [d.get("rank") for d in devs]
+for d in devs:
+    assert d["node"] and d["local_rank"] in (0, 1) and d["local_rank_from"], d.keys()
+    assert [r["status"] for r in d["results"]] == ["ok"], d["results"]
+PY
+grep -q "rank 1" "$tmp/healthy.html" || grep -q "compute.fp32.fma" "$tmp/healthy.html" || fail "no HTML report"
+rc=0; "$clb" fleet-check "$tmp/healthy.json" --threshold 15% --max-spread 40% >"$tmp/h.txt" || rc=$?
+[ "$rc" = 0 ] || { cat "$tmp/h.txt"; fail "healthy pair flagged (exit $rc)"; }
+mpirun -np 1 "$clb" $args --json "$tmp/slow.json" : -np 1 -x CLBENCH_SLOWDOWN=0.5 "$clb" $args --json "$tmp/slow.json"
+rc=0; "$clb" fleet-check "$tmp/slow.json" --threshold 15% --max-spread 40% >"$tmp/s.txt" || rc=$?
+cat "$tmp/s.txt"
+[ "$rc" = 1 ] || fail "slowed rank not flagged (exit $rc)"
+grep -q "FLAG  .* rank 1 .*compute.fp32.fma .*below its peer's" "$tmp/s.txt" || fail "the flag names the wrong rank or no reason"
+echo "PASS: run --mpi gathers both ranks; fleet-check flags the slowed rank and not the healthy pair"
