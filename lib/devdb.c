@@ -259,3 +259,36 @@ double clb_devdb_peak(clb_device *dev, unsigned precision, unsigned ops, char *h
     snprintf(how, how_n, "%s%s", lim.source, ops == 1 ? "; x 1/2: one op per lane and clock" : "");
     return lim.value * ops / 2.0;
 }
+
+/* {"value", "unit", "how"} of one limit kind (value null when unknown). */
+static void add_limit(cJSON *o, const char *key, clb_device *dev, clb_limit_kind kind)
+{
+    clb_limit lim;
+    clb_devdb_limit(dev, kind, &lim);
+    cJSON *e = cJSON_AddObjectToObject(o, key);
+    clb_json_number(e, "value", lim.value);
+    cJSON_AddStringToObject(e, "unit", lim.unit);
+    cJSON_AddStringToObject(e, "how", lim.source);
+}
+
+void clb_devdb_derived(cJSON *o, clb_device *dev)
+{
+    char name[256], how[512];
+    const clb_devdb_row *r = clb_devdb_match(dev, name, sizeof name);
+    cJSON *e = cJSON_AddObjectToObject(o, "device_database");
+    if (r)
+        snprintf(how, sizeof how, "'%s' matched row %s: %s (%s)", name, r->key, r->product,
+                 r->units ? "datasheet figures" : "architecture lanes only, figures derived");
+    else
+        snprintf(how, sizeof how, "'%s' matches no row of lib/devdb_table.c%s", name,
+                 clb_device_reference(dev)->type & CL_DEVICE_TYPE_CPU ? " (CPU: limits derived from the host CPU)" : "");
+    if (r)
+        cJSON_AddStringToObject(e, "value", r->key);
+    else
+        cJSON_AddNullToObject(e, "value");
+    cJSON_AddStringToObject(e, "how", how);
+    add_limit(o, "limit_fp32", dev, CLB_LIMIT_FP32);
+    add_limit(o, "limit_fp64", dev, CLB_LIMIT_FP64);
+    add_limit(o, "limit_dram", dev, CLB_LIMIT_DRAM);
+    add_limit(o, "limit_link", dev, CLB_LIMIT_LINK);
+}

@@ -58,6 +58,10 @@ const clb_devdb_row *clb_devdb_match(clb_device *dev, char *name, size_t n);
 double clb_devdb_peak(clb_device *dev, unsigned precision, unsigned ops_per_lane_clock,
                       char *how, size_t how_n, double *slack);
 
+/* Adds the derived parameters device_database {value: row key or null, how} and limit_fp32,
+ * limit_fp64, limit_dram, limit_link {value (null: unknown), unit, how} to o (clbench info). */
+void clb_devdb_derived(cJSON *o, clb_device *dev);
+
 /* Pure formula, for tests: units x lanes x ops x MHz / 1000 (GOP/s). */
 double clb_devdb_formula(unsigned units, unsigned lanes, unsigned ops, double mhz);
 

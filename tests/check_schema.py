@@ -32,7 +32,7 @@ def number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-STATUSES = {"ok", "unsupported", "build_failed", "invalid_result", "invalid_timing", "error"}
+STATUSES = {"ok", "unsupported", "build_failed", "invalid_result", "invalid_timing", "invalid", "error"}
 STATS = ["n", "min", "max", "median", "mean", "stddev", "mad", "cv", "ci95", "ci95_level"]
 
 
