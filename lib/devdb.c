@@ -55,7 +55,8 @@ const clb_devdb_row *clb_devdb_match(clb_device *dev, char *name, size_t n)
     clGetDeviceInfo(id, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
     /* AMD's device name is the gfx target (gfx90a is MI210, MI250 and MI250X): the board name
      * tells the product. */
-    if (clGetDeviceInfo(id, CLB_DEVICE_BOARD_NAME_AMD, n - 1, name, NULL) != CL_SUCCESS || !name[0])
+    if (!clb_device_has_extension(dev, "cl_amd_device_attribute_query") ||
+        clGetDeviceInfo(id, CLB_DEVICE_BOARD_NAME_AMD, n - 1, name, NULL) != CL_SUCCESS || !name[0])
         clGetDeviceInfo(id, CL_DEVICE_NAME, n - 1, name, NULL);
     name[n - 1] = '\0';
     return clb_devdb_find(vendor, name);
