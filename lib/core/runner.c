@@ -1,6 +1,7 @@
 /* The measurement core: program builds, calibration, warm-up, repetitions, event timing
  * cross-checked with the wall clock, validation, and the result's statistics. */
 #include "internal.h"
+#include "limits.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -261,6 +262,9 @@ clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts 
     } else if (res->status == CLB_STATUS_ERROR && strcmp(res->reason, "not run") == 0) {
         clb_result_fail(res, CLB_STATUS_ERROR, "benchmark returned without a result");
     }
+    /* An ok value above the device's physical limit is impossible: status invalid. */
+    if (res->status == CLB_STATUS_OK)
+        clb_limits_apply(dev, res);
     if (o->quick)
         clb_param_num(res, "quick", 1);
     return CLB_OK;

@@ -1,5 +1,6 @@
 /* Derived parameters: each value says how it was obtained. */
 #include "internal.h"
+#include "devdb.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,5 +121,6 @@ cJSON *clb_derived_json(clb_device *dev)
     add_precisions(o, dev);
     add_simd_width(o, dev);
     add_memory(o, dev);
+    clb_devdb_derived(o, dev); /* the device database row and physical limits */
     return o;
 }

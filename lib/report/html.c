@@ -190,6 +190,22 @@ static void ratio_line(FILE *f, const rj_result *x, const cJSON *first)
     fprintf(f, "<br><span class=\"small\">%.3f&times; the first column</span>", x->value / b.value);
 }
 
+/* "73.2% of the physical limit 3350 GB/s" with the limit's source as a tooltip. */
+static void limit_line(FILE *f, const cJSON *r)
+{
+    double pct, limit;
+    const char *unit;
+    char v[32];
+    if (!rep_limit_efficiency(r, &pct, &limit, &unit))
+        return;
+    rj_fmt(v, sizeof v, limit);
+    fputs("<br><span class=\"small\" title=\"", f);
+    html_puts(f, rj_str(rj_obj(rj_obj(r, "params"), "limit"), "source"));
+    fprintf(f, "\">%.1f%% of the physical limit %s ", pct, v);
+    html_puts(f, unit);
+    fputs("</span>", f);
+}
+
 enum { PARAMS_SHOWN = 4000 };
 
 /* The timer and the params (compact JSON, cut at PARAMS_SHOWN bytes on a UTF-8 character
@@ -240,6 +256,7 @@ static void result_cell(FILE *f, const cJSON *r, const cJSON *first)
     }
     rep_html_status(f, x.status, strcmp(x.status, "ok") == 0 ? NULL : x.reason);
     if (strcmp(x.status, "ok") == 0 && x.has_value) {
+        limit_line(f, r);
         if (x.has_stats)
             stats_line(f, &x);
         if (first != r)

@@ -91,13 +91,32 @@ static const cJSON *pick(const cJSON *dev, const metric *m)
     return r ? r : pick_among(dev, m, NULL);
 }
 
-/* "72% of 1.2e+03 GFLOP/s theoretical" from params.efficiency (a fraction) or
+int rep_limit_efficiency(const cJSON *r, double *pct, double *limit, const char **unit)
+{
+    const cJSON *p = rj_obj(r, "params"), *lim = rj_obj(p, "limit");
+    *pct = *limit = NAN;
+    *unit = rj_str(lim, "unit");
+    if (!lim || !rj_num(lim, "value", limit) || !rj_num(p, "efficiency", pct) || !*unit)
+        return 0;
+    return isfinite(*pct) && isfinite(*limit);
+}
+
+/* "72% of the 1.2e+03 GFLOP/s limit": the runner's physical-limit guard (params.limit and
+ * params.efficiency in percent); older files: params.efficiency (a fraction) or
  * params.theoretical / theoretical_peak (in the result's unit). */
 static void efficiency(FILE *f, const cJSON *r, const rj_result *x, int theory)
 {
     const cJSON *p = rj_obj(r, "params");
     double eff = NAN, peak = NAN;
+    const char *lunit = NULL;
     char buf[32];
+    if (rep_limit_efficiency(r, &eff, &peak, &lunit)) {
+        rj_fmt(buf, sizeof buf, peak);
+        fprintf(f, "<br><span class=\"small\">%.1f%% of the physical limit (%s ", eff, buf);
+        html_puts(f, lunit);
+        fputs(")</span>", f);
+        return;
+    }
     if (!rj_num(p, "theoretical", &peak))
         rj_num(p, "theoretical_peak", &peak);
     /* transfer.*: the PCIe link's theoretical bandwidth and efficiency in percent. */

@@ -1,5 +1,5 @@
 /* latency.*: time per dependent operation (kernels/latency.cl), with one work-item and with
- * one full SIMD group, in ns and in cycles at CL_DEVICE_MAX_CLOCK_FREQUENCY; and the seed's
+ * one full SIMD group, in ns and in cycles at the measured clock (lib/clock.c); and the seed's
  * dependency-distance sweep (000 §4.3.5) with a two-line knee fit. */
 #include "microarch.h"
 
@@ -192,7 +192,7 @@ static clb_error run_op(clb_ctx *c, clb_result *res, lat_state *s, cl_program pr
 {
     clb_diag *d = &c->diag;
     size_t mult = 1, maxwg = 1;
-    double group_ns = NAN, ns = NAN, mhz = clb_ua_clock_mhz(c);
+    double group_ns = NAN, ns = NAN, mhz = 0;
     CLB_CL(d, s->k = clCreateKernel(prog, "chain", CLB_ERRP));
     CLB_CL(d, s->out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_WRITE,
                                       64 * elem_size(s->op), NULL, CLB_ERRP));
@@ -206,11 +206,11 @@ static clb_error run_op(clb_ctx *c, clb_result *res, lat_state *s, cl_program pr
     /* The SIMD group first; the single work-item last, so its samples are the result's. */
     if (measure_lanes(c, s, mult, &group_ns) != CLB_OK || measure_lanes(c, s, 1, &ns) != CLB_OK)
         goto cleanup;
+    mhz = clb_ua_clock_mhz(c); /* right after the timed launches: the clock they ran at */
     clb_param_str(res, "chain_step", s->op->step);
     clb_param_str(res, "glue_in_step", s->op->glue);
     clb_param_num(res, "ops_per_step", s->op->ops_per_step);
     clb_param_num(res, "steps_per_loop_iteration", s->op->unroll);
-    clb_param_num(res, "clock_mhz", mhz);
     clb_param_num(res, "cycles", mhz > 0 ? ns * mhz * 1e-3 : NAN);
     clb_param_num(res, "simd_group_lanes", (double)mult);
     clb_param_num(res, "simd_group_ns", group_ns);
@@ -293,7 +293,7 @@ static clb_error run_distance(clb_ctx *c, clb_result *res, lat_state *s, cl_prog
     clb_diag *d = &c->diag;
     enum { ND = 32 };
     unsigned reps = clb_reps(c), n = 0;
-    double x[ND], med[ND], col[1000], *y = NULL, *knees = NULL, mhz = clb_ua_clock_mhz(c);
+    double x[ND], med[ND], col[1000], *y = NULL, *knees = NULL, mhz = 0;
     cl_int total = 0;
     float hin = 1.25f;
     reps = reps > 1000 ? 1000 : reps;
@@ -325,6 +325,7 @@ static clb_error run_distance(clb_ctx *c, clb_result *res, lat_state *s, cl_prog
             col[r] = y[r * ND + i];
         med[i] = clb_median(col, n);
     }
+    mhz = clb_ua_clock_mhz(c);
     clb_knee km;
     clb_knee_fit(x, med, ND, &km);
     clb_ua_curve(res, NULL, "dependency distance", "operations", "throughput (one work-item)", "Gop/s", 0, x, med, ND);

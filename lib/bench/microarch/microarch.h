@@ -49,7 +49,9 @@ double clb_median(const double *x, size_t n);
 clb_error clb_ua_time(clb_ctx *c, cl_kernel k, size_t gsz, size_t lsz, double *s);
 /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE and CL_KERNEL_WORK_GROUP_SIZE of k. */
 clb_error clb_ua_kernel_sizes(clb_ctx *c, cl_kernel k, size_t *multiple, size_t *max_wg);
-/* CL_DEVICE_MAX_CLOCK_FREQUENCY in MHz (0 when unknown). */
+/* The clock cycle figures use, in MHz (0 when unknown), from the measured clock service
+ * (lib/clock.c: measured on CPUs, NVML on NVIDIA GPUs); records params clock_mhz, clock_source
+ * and clock_detail in c->res. Call it right after the timed launches. */
 double clb_ua_clock_mhz(clb_ctx *c);
 /* Adds params.curve (or, with label, an entry of params.curves) for points (x[i], y[i]). */
 void clb_ua_curve(clb_result *res, const char *label, const char *x_name, const char *x_unit,

@@ -1,5 +1,6 @@
 /* Helpers shared by the microarchitecture probes (branch, latency, atomics, sustained). */
 #include "microarch.h"
+#include "clock.h"
 
 #include <stdio.h>
 #include <math.h>
@@ -45,11 +46,10 @@ cleanup:
 
 double clb_ua_clock_mhz(clb_ctx *c)
 {
-    cl_uint mhz = 0;
-    if (clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_CLOCK_FREQUENCY,
-                        sizeof mhz, &mhz, NULL) != CL_SUCCESS)
-        return 0;
-    return mhz;
+    clb_clock ck;
+    clb_clock_get(c->dev, &ck);
+    clb_clock_to_params(c->res, &ck);
+    return isfinite(ck.mhz) ? ck.mhz : 0;
 }
 
 cJSON *clb_ua_params(clb_result *res)

@@ -1,0 +1,225 @@
+/* Physical limits: the guard on synthetic results (above the limit -> invalid, +2% -> ok,
+ * efficiency), the rule table, name matching for every database row, every row's sources and
+ * the consistency of its figures, and on the first device (PoCL here) the measured clock and
+ * the CPU limits. */
+#include "clock.h"
+#include "devdb.h"
+#include "internal.h"
+#include "limits.h"
+
+#include <math.h>
+#include <string.h>
+#include "check.h"
+
+static void synthetic(clb_result *r, const char *name, double value, const char *unit)
+{
+    double x[3] = {value, value, value};
+    clb_result_init(r, name, "test");
+    clb_result_set_samples(r, x, 3, unit, 1, "synthetic");
+}
+
+static double param(const clb_result *r, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r->params, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void test_guard(void)
+{
+    clb_limit lim = {.value = 1000, .unit = "GB/s", .source = "test datasheet, https://example.org"};
+    const clb_limit_rule *rule = clb_limit_rule_for("memory.triad");
+    clb_result r;
+    CHECK(rule && rule->kind == CLB_LIMIT_DRAM && rule->scale == 1.0);
+    /* 5% above: invalid, with the limit, its source and the measured value kept. */
+    synthetic(&r, "memory.triad", 1050, "GB/s");
+    CHECK(clb_limit_check(&r, rule, &lim) == 1);
+    CHECK(r.status == CLB_STATUS_INVALID);
+    CHECK(strstr(r.reason, "1000") && strstr(r.reason, "test datasheet") && strstr(r.reason, "above"));
+    CHECK(fabs(param(&r, "measured_value") - 1050) < 1e-9);
+    CHECK(!clb_status_has_value(r.status));
+    clb_result_free(&r);
+    /* 2% above: within the 3% rule, ok, efficiency 102%. */
+    synthetic(&r, "memory.triad", 1020, "GB/s");
+    CHECK(clb_limit_check(&r, rule, &lim) == 1 && r.status == CLB_STATUS_OK);
+    CHECK(fabs(param(&r, "efficiency") - 102) < 1e-9);
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(r.params, "limit");
+    CHECK(cJSON_IsObject(l) && fabs(cJSON_GetObjectItemCaseSensitive(l, "value")->valuedouble - 1000) < 1e-9);
+    CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(l, "unit")->valuestring, "GB/s") == 0);
+    CHECK(strstr(cJSON_GetObjectItemCaseSensitive(l, "source")->valuestring, "example.org") != NULL);
+    clb_result_free(&r);
+    /* Half the limit: 50%. */
+    synthetic(&r, "memory.read_linear", 500, "GB/s");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &lim) == 1 && fabs(param(&r, "efficiency") - 50) < 1e-9);
+    clb_result_free(&r);
+    /* Another unit (a zero-copy map reported in us), or zero_copy: skipped. */
+    synthetic(&r, "transfer.map_read", 5000, "us");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &lim) == 0 && r.status == CLB_STATUS_OK);
+    clb_result_free(&r);
+    synthetic(&r, "transfer.map_read", 5000, "GB/s");
+    clb_param_str(&r, "unused", "x");
+    cJSON_AddTrueToObject(r.params, "zero_copy");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &lim) == 0 && r.status == CLB_STATUS_OK);
+    clb_result_free(&r);
+    /* An unknown limit checks nothing. */
+    clb_limit none = {.value = NAN, .unit = "GB/s", .source = "unknown"};
+    synthetic(&r, "memory.copy", 1e9, "GB/s");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &none) == 0 && r.status == CLB_STATUS_OK);
+    clb_result_free(&r);
+}
+
+static void test_rules(void)
+{
+    clb_limit fp = {.value = 1000, .unit = "GFLOP/s", .source = "s"};
+    clb_result r;
+    /* add: half the FMA peak, so 600 of a 1000 FMA peak is 20% above its limit. */
+    CHECK(clb_limit_rule_for("compute.fp32.add")->scale == 0.5);
+    CHECK(clb_limit_rule_for("compute.fp64.mul")->scale == 0.5);
+    CHECK(clb_limit_rule_for("compute.fp32.fma")->scale == 1.0);
+    CHECK(clb_limit_rule_for("compute.fp64.mad")->kind == CLB_LIMIT_FP64);
+    synthetic(&r, "compute.fp32.add", 600, "GFLOP/s");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &fp) == 1 && r.status == CLB_STATUS_INVALID);
+    clb_result_free(&r);
+    synthetic(&r, "compute.fp32.fma", 600, "GFLOP/s");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &fp) == 1 && r.status == CLB_STATUS_OK);
+    CHECK(fabs(param(&r, "efficiency") - 60) < 1e-9);
+    clb_result_free(&r);
+    /* bidirectional: twice the link. */
+    clb_limit link = {.value = 63, .unit = "GB/s", .source = "s"};
+    synthetic(&r, "transfer.bidirectional", 100, "GB/s");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &link) == 1 && r.status == CLB_STATUS_OK);
+    clb_result_free(&r);
+    synthetic(&r, "transfer.h2d_pinned", 100, "GB/s");
+    CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &link) == 1 && r.status == CLB_STATUS_INVALID);
+    clb_result_free(&r);
+    /* No limit for cache, local and constant memory, latency, d2d, half precision, integers. */
+    const char *none[] = {"memory.read_reuse", "memory.local_read", "memory.constant_broadcast",
+                          "memory.caches", "memory.latency", "transfer.d2d", "compute.fp16.add",
+                          "compute.int32.mad", "latency.fp32_fma", "launch.roundtrip"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        EXPECT(clb_limit_rule_for(none[i]) == NULL, "%s has a limit rule", none[i]);
+}
+
+typedef struct name_case {
+    const char *vendor, *name, *key; /* key NULL: no row */
+} name_case;
+
+static const name_case names[] = {
+    {"NVIDIA Corporation", "NVIDIA H100 80GB HBM3", "h100-sxm5"},
+    {"NVIDIA Corporation", "NVIDIA H100 PCIe", "h100-pcie"},
+    {"NVIDIA Corporation", "NVIDIA H100 NVL", "h100-nvl"},
+    {"NVIDIA Corporation", "NVIDIA H200", "h200-sxm"},
+    {"NVIDIA Corporation", "NVIDIA H200 NVL", "h200-nvl"},
+    {"NVIDIA Corporation", "NVIDIA GH200 480GB", "grace-hopper"},
+    {"NVIDIA Corporation", "NVIDIA H800", "hopper"},
+    {"NVIDIA Corporation", "NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
+    {"NVIDIA Corporation", "NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
+    {"NVIDIA Corporation", "NVIDIA A100-PCIE-40GB", "a100-pcie-40gb"},
+    {"NVIDIA Corporation", "NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
+    {"NVIDIA Corporation", "NVIDIA A100-SXM-80GB", "ampere-a100"},
+    {"NVIDIA Corporation", "NVIDIA A800 80GB PCIe", "ampere-ga100"},
+    {"NVIDIA Corporation", "Tesla V100-SXM2-16GB", "volta"},
+    {"NVIDIA Corporation", "NVIDIA L40S", "l40s"},
+    {"NVIDIA Corporation", "NVIDIA L40", "ada-l40"},
+    {"NVIDIA Corporation", "NVIDIA A10", "ampere-ga102"},
+    {"NVIDIA Corporation", "NVIDIA GeForce RTX 4090", "rtx-4090"},
+    {"Advanced Micro Devices, Inc.", "AMD Instinct MI250X", "mi250x-gcd"},
+    {"Advanced Micro Devices, Inc.", "AMD Instinct MI300X", "mi300x"},
+    {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1550", "max-1550"},
+    {"Intel(R) Corporation", "Intel(R) Data Center GPU Max 1100", "max-1100"},
+    {"NVIDIA Corporation", "NVIDIA GeForce GTX 1080", NULL},
+    {"Intel(R) Corporation", "NVIDIA H100", NULL},
+    {"Advanced Micro Devices, Inc.", "gfx90a:sramecc+:xnack-", NULL}, /* needs the board name */
+    {"AuthenticAMD", "cpu-znver4-AMD EPYC", NULL},
+};
+
+static void test_names(void)
+{
+    int hit[64] = {0};
+    CHECK(clb_devdb_count() <= 64);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const clb_devdb_row *r = clb_devdb_find(names[i].vendor, names[i].name);
+        EXPECT(names[i].key ? r && strcmp(r->key, names[i].key) == 0 : r == NULL, "'%s' matched %s, want %s",
+               names[i].name, r ? r->key : "nothing", names[i].key ? names[i].key : "nothing");
+        for (size_t k = 0; r && k < clb_devdb_count(); k++)
+            hit[k] += clb_devdb_at(k) == r;
+    }
+    /* Every row is matched by a name above: a new row needs its test name. */
+    for (size_t k = 0; k < clb_devdb_count(); k++)
+        EXPECT(hit[k] > 0, "row %s is matched by no test name", clb_devdb_at(k)->key);
+}
+
+static int has_url(const char *s)
+{
+    return s && strstr(s, "https://") != NULL;
+}
+
+static void test_sources(void)
+{
+    for (size_t k = 0; k < clb_devdb_count(); k++) {
+        const clb_devdb_row *r = clb_devdb_at(k);
+        EXPECT(r->key && r->vendor && r->name && r->product && r->fp32_lanes > 0 && r->fp64_lanes > 0,
+               "row %zu incomplete", k);
+        EXPECT(r->src_fp && strlen(r->src_fp) > 20, "%s: no source for its lanes/FP figures", r->key);
+        if (r->units == 0)
+            continue; /* architecture row: lanes only */
+        EXPECT(r->fp32_gflops > 0 && r->fp64_gflops > 0 && r->dram_gbps > 0 && r->link_gbps > 0,
+               "%s: a figure is missing", r->key);
+        EXPECT(has_url(r->src_fp) && has_url(r->src_dram) && has_url(r->src_link), "%s: a source has no URL", r->key);
+        EXPECT(r->note && *r->note, "%s: no note on clock dependence", r->key);
+        /* The FP32 figure implies a clock of units x lanes x 2: a typo in lanes or units shows. */
+        double ghz = r->fp32_gflops / (2.0 * r->units * r->fp32_lanes);
+        EXPECT(ghz > 1.0 && ghz < 3.0, "%s: FP32 figure implies %.2f GHz", r->key, ghz);
+        double ratio = r->fp32_gflops / r->fp64_gflops, lanes = (double)r->fp32_lanes / r->fp64_lanes;
+        EXPECT(fabs(ratio / lanes - 1) < 0.05, "%s: FP32/FP64 %.2f but lanes %.2f", r->key, ratio, lanes);
+    }
+    /* This workplace's reference figures. */
+    const clb_devdb_row *h100 = clb_devdb_find("NVIDIA Corporation", "NVIDIA H100 80GB HBM3");
+    const clb_devdb_row *h200 = clb_devdb_find("NVIDIA Corporation", "NVIDIA H200");
+    CHECK(h100 && h100->units == 132 && h100->dram_gbps == 3350 && h100->link_gbps > 62 && h100->link_gbps < 64);
+    CHECK(h200 && h200->dram_gbps == 4800 && fabs(h200->fp32_gflops - 66908) / 66908 < 0.01);
+    CHECK(fabs(clb_devdb_formula(132, 128, 2, 1980) - 66908.16) < 0.01);
+}
+
+/* On the first device: a CPU (PoCL) gets a measured clock and FP limits, no DRAM or link. */
+static void test_device(clb_device *dev)
+{
+    clb_clock ck;
+    clb_limit lim;
+    clb_clock_get(dev, &ck);
+    printf("clock: %.0f MHz (%s); %s\n", ck.mhz, ck.source, ck.detail);
+    if (!(clb_device_reference(dev)->type & CL_DEVICE_TYPE_CPU))
+        return;
+#if defined(__x86_64__)
+    double one = clb_clock_chain_mhz(16);
+    EXPECT(one > 500 && one < 7000, "imul chain says %.0f MHz", one);
+    EXPECT(strstr(ck.source, "imul") && ck.mhz > 500 && ck.peak_mhz >= ck.mhz, "%s", ck.source);
+#endif
+    CHECK(strstr(ck.source, "CL_DEVICE_MAX_CLOCK_FREQUENCY") == NULL);
+    clb_devdb_limit(dev, CLB_LIMIT_DRAM, &lim);
+    CHECK(isnan(lim.value) && strstr(lim.source, "DRAM"));
+    clb_devdb_limit(dev, CLB_LIMIT_LINK, &lim);
+    CHECK(isnan(lim.value) && strstr(lim.source, "not applicable"));
+    clb_devdb_limit(dev, CLB_LIMIT_FP32, &lim);
+    printf("fp32 limit: %.1f %s: %s\n", lim.value, lim.unit, lim.source);
+    CHECK(strcmp(lim.unit, "GFLOP/s") == 0 && (lim.value > 0 || strstr(lim.source, "lanes unknown")));
+}
+
+int main(void)
+{
+    test_guard();
+    test_rules();
+    test_names();
+    test_sources();
+    clb_inventory *inv = NULL;
+    clb_device *dev = NULL;
+    clb_diag d;
+    if (clb_inventory_create(&inv, &d) == CLB_OK && clb_inventory_count(inv) > 0 &&
+        clb_device_create(clb_inventory_at(inv, 0), &dev, &d) == CLB_OK)
+        test_device(dev);
+    else
+        printf("test_limits: no OpenCL device, device checks skipped\n");
+    clb_device_destroy(dev);
+    clb_inventory_destroy(inv);
+    printf("test_limits: %d failure(s)\n", failures);
+    return failures != 0;
+}
