@@ -10,7 +10,7 @@
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
-       OPT_THRESHOLD };
+       OPT_THRESHOLD, OPT_STRICT };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -26,6 +26,7 @@ static const struct option long_opts[] = {
     {"html", required_argument, NULL, OPT_HTML}, {"csv", required_argument, NULL, OPT_CSV},
     {"markdown", required_argument, NULL, OPT_MARKDOWN},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"strict", no_argument, NULL, OPT_STRICT},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -42,6 +43,7 @@ void cli_usage(FILE *f)
           "      --target-ms MS        calibrated duration of one launch (default 50)\n"
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
+          "      --strict              exit 1 when a result is not ok, unsupported or inconclusive (CI)\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
           "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
@@ -52,7 +54,8 @@ void cli_usage(FILE *f)
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
           "  -t, --type T              cpu|gpu|accelerator|all\n"
           "other: --quiet, --version, -h/--help\n"
-          "exit codes: 0 ok, 1 a benchmark failed, 2 usage, 3 no OpenCL platform/device, 4 runtime error\n",
+          "exit codes: 0 ok (run: completed and written, whatever the statuses), 1 run --strict: a result\n"
+          "failed (compare: a regression), 2 usage, 3 no OpenCL platform/device, 4 runtime error\n",
           f);
 }
 
@@ -99,6 +102,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_QUICK: o->run.quick = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT: o->run.inject_fault = 1; break;
+    case OPT_STRICT: o->strict = 1; break;
     case OPT_REPS:
         if (!parse_double(arg, 1, 1e5, &v) || v != floor(v))
             return bad_value("--reps", arg, "an integer from 1 to 100000");

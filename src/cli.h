@@ -6,8 +6,8 @@
 
 /* Exit codes (documented in docs/cli.md). */
 enum {
-    CLI_EXIT_OK = 0,          /* success; unsupported benchmarks count as success */
-    CLI_EXIT_FAILED = 1,      /* a benchmark ended in error, build_failed or invalid_* */
+    CLI_EXIT_OK = 0,          /* success: the run completed and its results were written */
+    CLI_EXIT_FAILED = 1,      /* run --strict: a result not ok, unsupported or inconclusive */
     CLI_EXIT_USAGE = 2,       /* bad flag, value, selection or pattern */
     CLI_EXIT_NO_PLATFORM = 3, /* no OpenCL platform or no device at all */
     CLI_EXIT_RUNTIME = 4      /* OpenCL or I/O failure outside a benchmark */
@@ -23,6 +23,7 @@ typedef struct cli_opts {
     double threshold;     /* compare: fraction (0.05 = 5%) */
     int list_benchmarks;  /* run --list */
     int quiet;
+    int strict;           /* run: exit 1 when a result is not ok/unsupported/inconclusive */
     clb_run_opts run;
     char **patterns;      /* borrowed from argv */
     int npatterns;

@@ -138,7 +138,8 @@ static int selected(const cli_opts *o, const clb_bench *b)
     return 0;
 }
 
-/* Runs the selected benchmarks on one device; returns 1 if any failed. */
+/* Runs the selected benchmarks on one device; returns 1 if any result is not ok, unsupported
+ * or inconclusive (what --strict turns into exit code 1), -1 when the run cannot go on. */
 static int run_on_device(const cli_opts *o, clb_device *dev, cJSON *results, size_t total)
 {
     int failed = 0, human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
@@ -157,7 +158,7 @@ static int run_on_device(const cli_opts *o, clb_device *dev, cJSON *results, siz
         clb_result res;
         if (clb_bench_run(dev, b, &o->run, &res) != CLB_OK) {
             fprintf(stderr, "clbench: out of memory\n");
-            return 1;
+            return -1; /* the run cannot complete */
         }
         if (progress)
             fprintf(stderr, "\r%60s\r", "");
@@ -165,7 +166,8 @@ static int run_on_device(const cli_opts *o, clb_device *dev, cJSON *results, siz
             cli_print_result(stdout, &res);
         if (results)
             cJSON_AddItemToArray(results, clb_result_to_json(&res));
-        failed |= res.status != CLB_STATUS_OK && res.status != CLB_STATUS_UNSUPPORTED;
+        failed |= res.status != CLB_STATUS_OK && res.status != CLB_STATUS_UNSUPPORTED &&
+                  res.status != CLB_STATUS_INCONCLUSIVE;
         clb_result_free(&res);
         fflush(stdout);
     }
@@ -193,15 +195,20 @@ static int cmd_run(const cli_opts *o)
         if ((rc = open_device(clb_inventory_at(inv, idx[i]), &dev)) != CLI_EXIT_OK)
             break;
         cJSON *entry = doc ? clb_doc_add_device(doc, dev, clb_derived_json(dev)) : NULL;
-        failed |= run_on_device(o, dev, cJSON_GetObjectItemCaseSensitive(entry, "results"), total);
+        int f = run_on_device(o, dev, cJSON_GetObjectItemCaseSensitive(entry, "results"), total);
         clb_device_destroy(dev);
+        if (f < 0)
+            rc = CLI_EXIT_RUNTIME;
+        failed |= f > 0;
     }
     clb_inventory_destroy(inv);
     if (rc != CLI_EXIT_OK) {
         cJSON_Delete(doc);
         return rc;
     }
-    return finish_doc(o, doc, failed ? CLI_EXIT_FAILED : CLI_EXIT_OK);
+    /* A completed run exits 0 whatever its statuses say (they are in the results); --strict
+     * is for CI. */
+    return finish_doc(o, doc, failed && o->strict ? CLI_EXIT_FAILED : CLI_EXIT_OK);
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Validates a clbench results document against docs/schema.md (schema 1.x).
 
-usage: check_schema.py FILE [--min-results N] [--expect-status STATUS] [--no-devices]
+usage: check_schema.py FILE [--min-results N] [--expect-status STATUS[,STATUS...]] [--no-devices]
 Exits 1 with every problem listed when the document does not conform."""
 import json
 import math
@@ -32,7 +32,8 @@ def number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-STATUSES = {"ok", "unsupported", "build_failed", "invalid_result", "invalid_timing", "error"}
+STATUSES = {"ok", "unsupported", "build_failed", "invalid_result", "invalid_timing", "invalid",
+            "inconclusive", "throttled", "error"}
 STATS = ["n", "min", "max", "median", "mean", "stddev", "mad", "cv", "ci95", "ci95_level"]
 
 
@@ -47,8 +48,13 @@ def check_result(r, where):
         fail(f"{where}: name {name!r} is not '{group}.variant'")
     need(r, "params", dict, where)
     samples = need(r, "samples", list, where)
-    if status == "ok":
-        if r.get("reason") is not None:
+    if status not in ("ok", "throttled"):
+        if r.get("value") is not None or not isinstance(r.get("reason"), str):
+            fail(f"{where}: {status} result with a value or without a reason")
+    if status == "throttled" and not isinstance(r.get("reason"), str):
+        fail(f"{where}: throttled result without a reason (the readings)")
+    if status in ("ok", "throttled"):
+        if status == "ok" and r.get("reason") is not None:
             fail(f"{where}: ok result with a reason")
         if not number(r.get("value")):
             fail(f"{where}: ok result without a finite value")
@@ -122,7 +128,7 @@ def main():
         for j, r in enumerate(need(d, "results", list, w) or []):
             check_result(r, f"{w}.results[{j}]")
             nresults += 1
-            if expect and r.get("status") != expect:
+            if expect and r.get("status") not in expect.split(","):
                 fail(f"{w}.results[{j}] ({r.get('name')}): status {r.get('status')}, expected {expect}")
     if nresults < min_results:
         fail(f"{nresults} results, expected at least {min_results}")
