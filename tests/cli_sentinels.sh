@@ -7,7 +7,10 @@ set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-CLBENCH_SUSTAINED_S=1 "$bin" run --quick --quiet --json "$tmp/all.json"; rc=$?
+# Leaks are checked by the per-group tests; here LeakSanitizer's own tracer crashed at exit
+# (signal 11 at 0x200000100) in 2 of 7 ASan runs of the whole registry on a loaded machine,
+# which would fail this test for a reason that is not its subject.
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" CLBENCH_SUSTAINED_S=1 "$bin" run --quick --quiet --json "$tmp/all.json"; rc=$?
 [ "$rc" = 0 ] || { echo "FAIL: the whole quick run exit $rc, want 0"; fails=$((fails+1)); }
 n=$("$bin" run --list | wc -l)
 python3 "$check" "$tmp/all.json" --min-results "$n" || fails=$((fails+1))
