@@ -11,7 +11,8 @@
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
-       OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD };
+       OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
+       OPT_STRICT };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -32,6 +33,7 @@ static const struct option long_opts[] = {
     {"all-devices", no_argument, NULL, OPT_ALL_DEVICES},
     {"mpi", no_argument, NULL, OPT_MPI},
     {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
+    {"strict", no_argument, NULL, OPT_STRICT},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -48,6 +50,7 @@ void cli_usage(FILE *f)
           "      --target-ms MS        calibrated duration of one launch (default 50)\n"
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
+          "      --strict              exit 1 when a result is not ok, unsupported or inconclusive (CI)\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
           "      --mpi                 under mpirun/srun: each rank runs the device of its node-local\n"
           "                            rank (CLBENCH_RANK_DEVICE overrides), rank 0 writes one JSON\n"
@@ -67,7 +70,8 @@ void cli_usage(FILE *f)
           "      --all-devices         every device (= --type all); run characterizes several devices\n"
           "                            concurrently, then re-runs the rows that share the host alone\n"
           "other: --quiet, --version, -h/--help\n"
-          "exit codes: 0 ok, 1 a benchmark failed, 2 usage, 3 no OpenCL platform/device, 4 runtime error\n",
+          "exit codes: 0 ok (run: completed and written, whatever the statuses), 1 run --strict: a result\n"
+          "failed (compare: a regression), 2 usage, 3 no OpenCL platform/device, 4 runtime error\n",
           f);
 }
 
@@ -114,6 +118,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_QUICK: o->run.quick = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT: o->run.inject_fault = 1; break;
+    case OPT_STRICT: o->strict = 1; break;
     case OPT_REPS:
         if (!parse_double(arg, 1, 1e5, &v) || v != floor(v))
             return bad_value("--reps", arg, "an integer from 1 to 100000");

@@ -6,8 +6,8 @@
 
 /* Exit codes (documented in docs/cli.md). */
 enum {
-    CLI_EXIT_OK = 0,          /* success; unsupported benchmarks count as success */
-    CLI_EXIT_FAILED = 1,      /* a benchmark ended in error, build_failed or invalid_* */
+    CLI_EXIT_OK = 0,          /* success: the run completed and its results were written */
+    CLI_EXIT_FAILED = 1,      /* run --strict: a result not ok, unsupported or inconclusive */
     CLI_EXIT_USAGE = 2,       /* bad flag, value, selection or pattern */
     CLI_EXIT_NO_PLATFORM = 3, /* no OpenCL platform or no device at all */
     CLI_EXIT_RUNTIME = 4      /* OpenCL or I/O failure outside a benchmark */
@@ -28,6 +28,7 @@ typedef struct cli_opts {
     int emit_device;      /* __worker --emit-device: print the device entry first */
     int mpi;              /* run --mpi: one device per MPI rank, results gathered by rank 0 */
     int quiet;
+    int strict;           /* run: exit 1 when a result is not ok/unsupported/inconclusive */
     clb_run_opts run;
     char **patterns;      /* borrowed from argv */
     int npatterns;
@@ -51,7 +52,8 @@ int cli_open_device(const clb_device_ref *r, clb_device **dev);
 int cli_finish_doc(const cli_opts *o, cJSON *doc, int rc);
 /* 1 when the benchmark matches the command's patterns (all when there are none). */
 int cli_selected(const cli_opts *o, const clb_bench *b);
-/* 1 for the statuses that make `run` exit with CLI_EXIT_FAILED. */
+/* 1 for the statuses that make `run --strict` exit with CLI_EXIT_FAILED: all but ok,
+ * unsupported and inconclusive. */
 int cli_result_counts_as_failure(clb_status s);
 
 /* src/cmd_info.c: list and info. */

@@ -134,7 +134,7 @@ int cmd_run_mpi(const cli_opts *o)
     free(text);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Finalize();
-    return rc != CLI_EXIT_OK ? rc : any_failed ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+    return rc != CLI_EXIT_OK ? rc : any_failed && o->strict ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 
 #else

@@ -75,9 +75,7 @@ int cli_result_counts_as_failure(clb_status s)
     switch (s) {
     case CLB_STATUS_OK:
     case CLB_STATUS_UNSUPPORTED:
-    case CLB_STATUS_THROTTLED:
     case CLB_STATUS_INCONCLUSIVE:
-    case CLB_STATUS_INTERRUPTED:
         return 0;
     default:
         return 1;

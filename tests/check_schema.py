@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Validates a clbench results document against docs/schema.md (schema 1.x).
 
-usage: check_schema.py FILE [--min-results N] [--expect-status STATUS] [--no-devices]
+usage: check_schema.py FILE [--min-results N] [--expect-status STATUS[,STATUS...]] [--no-devices]
 Exits 1 with every problem listed when the document does not conform."""
 import json
 import math
@@ -126,7 +126,7 @@ def main():
         for j, r in enumerate(need(d, "results", list, w) or []):
             check_result(r, f"{w}.results[{j}]")
             nresults += 1
-            if expect and r.get("status") != expect:
+            if expect and r.get("status") not in expect.split(","):
                 fail(f"{w}.results[{j}] ({r.get('name')}): status {r.get('status')}, expected {expect}")
     if nresults < min_results:
         fail(f"{nresults} results, expected at least {min_results}")

@@ -61,7 +61,7 @@ CLBENCH_CLOCK_MHZ=1 "$bin" run 'compute.fp32.fma' --quick --json "$tmp/peak.json
 python3 "$check" "$tmp/peak.json" --min-results 1 --expect-status invalid || fails=$((fails+1))
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["devices"][0]["results"][0]; p=r["params"]; sys.exit(0 if p["measured_value"] > 0 and "physical limit" in r["reason"] else 1)' "$tmp/peak.json" || { echo "FAIL: invalid without measured_value/limit"; fails=$((fails+1)); }
 # Fault injection: the corrupted output must be caught, never reported as a number.
-"$bin" run "${rows[@]}" --quick --inject-fault --json "$tmp/bad.json" >/dev/null; rc=$?
+"$bin" run "${rows[@]}" --quick --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
 python3 "$check" "$tmp/bad.json" --min-results 14 --expect-status invalid_result || fails=$((fails+1))
 echo "cli_compute: $fails failure(s)"

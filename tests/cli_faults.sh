@@ -2,7 +2,7 @@
 # The fault suite (issue 19): in every benchmark group, each injected fault -- allocation
 # failure, build failure, a kernel that never ends, SIGSEGV, SIGABRT, a wrong kernel result --
 # yields exactly one non-ok result (the victim, with the right status), every other result of
-# the run is intact, and `run` exits 1. The victim is the group's first row that runs on this
+# the run is intact, and `run --strict` exits 1. The victim is the group's first row that runs on this
 # device; its neighbour in the registry runs in the same worker after it.
 # usage: cli_faults.sh CLBENCH
 set -eu
@@ -24,7 +24,7 @@ for g in $groups; do
                       segv|abort) want=crashed;; wrong) want=invalid_result;; esac
         deadline=60; [ $kind = stall ] && deadline=8   # the stalled worker is killed after 8 s
         rc=0
-        CLBENCH_FAULT=$victim:$kind "$clb" run "$victim" "$other" --quick --quiet --bench-timeout $deadline \
+        CLBENCH_FAULT=$victim:$kind "$clb" run "$victim" "$other" --quick --strict --quiet --bench-timeout $deadline \
             --json "$tmp/r.json" 2>"$tmp/err" || rc=$?
         [ "$rc" = 1 ] || { cat "$tmp/err"; fail "$victim:$kind: exit $rc, expected 1"; }
         python3 - "$tmp/r.json" "$victim" "$want" <<'PY' || fail "$victim:$kind"

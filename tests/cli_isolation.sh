@@ -1,31 +1,32 @@
 #!/bin/sh
 # Benchmarks run in worker processes: a worker that crashes, aborts, exits or hangs costs only
 # the benchmark it was running (crashed / timeout), every other result of the run is present,
-# and `run` exits 1 (a benchmark failed). SIGINT/SIGTERM mid-run: valid JSON with the results
+# and `run --strict` exits 1 (a benchmark failed). SIGINT/SIGTERM mid-run: valid JSON with the results
 # finished so far, exit 130/143.  usage: cli_isolation.sh CLBENCH CHECK_SCHEMA
 set -eu
 clb=$1 check=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+nlaunch=$("$clb" run --list | grep -c '^launch\.')
 
 expect() { # FAULT EXPECTED_STATUS
     rc=0
-    CLBENCH_FAULT=$1 "$clb" run 'launch.*' --quick --bench-timeout 5 --quiet --json "$tmp/f.json" || rc=$?
+    CLBENCH_FAULT=$1 "$clb" run 'launch.*' --quick --strict --bench-timeout 5 --quiet --json "$tmp/f.json" || rc=$?
     [ "$rc" = 1 ] || fail "$1: exit $rc, expected 1"
     python3 "$check" "$tmp/f.json" >/dev/null || fail "$1: schema"
-    python3 - "$tmp/f.json" "${1%%:*}" "$2" <<'PY' || fail "$1: statuses"
+    python3 - "$tmp/f.json" "${1%%:*}" "$2" "$nlaunch" <<'PY' || fail "$1: statuses"
 import json, sys
 doc, victim, want = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
 res = doc["devices"][0]["results"]
-assert len(res) == 6, f"{len(res)} results, expected 6"
+assert len(res) == int(sys.argv[4]), f"{len(res)} results, expected {sys.argv[4]}"
 for r in res:
     if r["name"] == victim:
         assert r["status"] == want and r["value"] is None and r["reason"], r
     else:
         assert r["status"] == "ok", r
 PY
-    echo "ok: CLBENCH_FAULT=$1 -> $2, the other 5 results intact"
+    echo "ok: CLBENCH_FAULT=$1 -> $2, the other $((nlaunch - 1)) results intact"
 }
 expect launch.start_end:segv crashed
 expect launch.queued_submit:abort crashed
@@ -37,10 +38,10 @@ rc=0
 CLBENCH_FAULT=launch.start_end:lost CLBENCH_FAULT_STATE="$tmp/lost" \
     "$clb" run 'launch.*' --quick --quiet --json "$tmp/l.json" || rc=$?
 [ "$rc" = 0 ] && [ -e "$tmp/lost" ] || fail "lost device: exit $rc, or the fault never fired"
-python3 - "$tmp/l.json" <<'PY' || fail "lost device: not retried"
+python3 - "$tmp/l.json" "$nlaunch" <<'PY' || fail "lost device: not retried"
 import json, sys
 res = json.load(open(sys.argv[1]))["devices"][0]["results"]
-assert [r["status"] for r in res] == ["ok"] * 6, res
+assert [r["status"] for r in res] == ["ok"] * int(sys.argv[2]), res
 assert [r["name"] for r in res if r["params"].get("retried_in_fresh_worker")] == ["launch.start_end"]
 PY
 echo "ok: a lost device is retried once in a fresh worker"

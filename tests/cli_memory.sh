@@ -42,7 +42,7 @@ for n in read_linear read_reuse read_strided read_random write copy scale add tr
          local_bank_conflicts constant_broadcast constant_divergent read_vs_size latency latency_local caches; do
     grep -qx "memory.$n" "$tmp/names" || { echo "FAIL: --list lacks memory.$n"; fails=$((fails+1)); }
 done
-"$bin" run 'memory.*' --quick --inject-fault --json "$tmp/bad.json" >/dev/null; rc=$?
+"$bin" run 'memory.*' --quick --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
 python3 "$check" "$tmp/bad.json" --min-results 18 --expect-status invalid_result || fails=$((fails+1))
 echo "cli_memory: $fails failure(s)"

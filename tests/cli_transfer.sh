@@ -76,7 +76,7 @@ for r in json.load(open(sys.argv[1]))["devices"][0]["results"]:
 PY
 
 # Fault injection: corrupted data must be caught, never reported as a number.
-"$bin" run 'transfer.*' --quick --inject-fault --json "$tmp/bad.json" >/dev/null; rc=$?
+"$bin" run 'transfer.*' --quick --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
 python3 "$check" "$tmp/bad.json" --min-results 16 --expect-status invalid_result || fails=$((fails+1))
 echo "cli_transfer: $fails failure(s)"

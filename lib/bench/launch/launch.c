@@ -155,6 +155,10 @@ cleanup:
     return d->err;
 }
 
+/* lib/bench/launch_clpeak.c */
+clb_error clb_launch_clpeak_run(clb_ctx *c, clb_result *res);
+clb_error clb_launch_clpeak_validate(clb_ctx *c, void *state, clb_diag *d);
+
 /* The launch group's registry rows (listed in lib/bench/groups.h). */
 const clb_bench clb_launch_rows[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
@@ -169,5 +173,7 @@ const clb_bench clb_launch_rows[] = {
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "roundtrip"},
     {"launch.throughput", "launch", "back-to-back empty kernels: N enqueues and one finish (launches/s)",
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "throughput"},
+    {"launch.clpeak_method", "launch", "what clpeak --kernel-latency measures: its 16-float read kernel over max-WG x CUs, 20000 launches + clFinish, QUEUED->END (us; params.mean_us is clpeak's mean)",
+     CLB_REQ_COMPILER, clb_launch_clpeak_run, clb_launch_clpeak_validate, NULL},
 };
 const size_t clb_launch_row_count = sizeof clb_launch_rows / sizeof clb_launch_rows[0];

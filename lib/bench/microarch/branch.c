@@ -144,7 +144,8 @@ cleanup:
     return d->err;
 }
 
-static void derived_width(clb_ctx *c, clb_result *res, size_t multiple, double inferred)
+/* Records derived.simd_width beside the inferred width (NAN when none); returns it. */
+static double derived_width(clb_ctx *c, clb_result *res, size_t multiple, double inferred)
 {
     cJSON *der = clb_derived_json(c->dev);
     cJSON *sw = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(der, "simd_width"), "value");
@@ -152,13 +153,33 @@ static void derived_width(clb_ctx *c, clb_result *res, size_t multiple, double i
     clb_param_num(res, "derived_simd_width", dw);
     clb_param_num(res, "kernel_preferred_multiple", (double)multiple);
     if (isfinite(dw))
-        clb_param_str(res, "agrees_with_derived", inferred == dw ? "yes" : "no");
-    if (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU)
-        clb_param_str(res, "cpu_note",
-                      "CPU OpenCL (PoCL) runs the work-items of a kernel with loops as scalar code "
-                      "one after another: no divergence penalty at any B, width 1; the preferred "
-                      "multiple is what its vectorizer could use, not what this kernel got");
+        clb_param_str(res, "agrees_with_derived", !isfinite(inferred) ? "not inferred" : inferred == dw ? "yes" : "no");
+    if (isfinite(inferred) && isfinite(dw) && inferred != dw)
+        clb_param_str(res, "disagreement",
+                      "the divergence step is at a different width than derived.simd_width (the "
+                      "preferred work-group multiple): the device groups lanes differently for "
+                      "this kernel than the multiple suggests");
     cJSON_Delete(der);
+    return dw;
+}
+
+/* No step: the lanes pay nothing for disagreeing, so no width can be seen. Inconclusive. */
+static void no_width(clb_ctx *c, clb_result *res, const clb_width *wm, unsigned found,
+                     unsigned n, double dw, size_t multiple)
+{
+    char why[640];
+    int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
+    snprintf(why, sizeof why,
+             "no divergence step: a step was found in %u of %u sweeps, the median curve's "
+             "best split gives %.2fx (needs 1.3x): lanes that disagree cost no more than lanes that agree, so "
+             "divergence cannot show a SIMD width (derived simd_width %.0f, kernel preferred "
+             "multiple %zu)%s",
+             found, n, wm->penalty, dw, multiple,
+             cpu ? ". CPU OpenCL (PoCL) runs the work-items of a kernel with loops as scalar "
+                   "code, one after another, or if-converts both paths for every lane: neither "
+                   "penalizes disagreement"
+                 : "");
+    clb_result_fail(res, CLB_STATUS_INCONCLUSIVE, why);
 }
 
 /* The sweep, repeated: each repetition infers a width; the median is the result. */
@@ -169,7 +190,7 @@ static clb_error run_divergence(clb_ctx *c, clb_result *res, branch_state *s, cl
     size_t mult = 1, maxwg = 1, nb = 0, cu_gsz;
     cl_uint cu = 1;
     double blocks[16], *y = NULL, *med = NULL, *widths = NULL;
-    unsigned reps = clb_reps(c), n = 0;
+    unsigned reps = clb_reps(c), n = 0, nw = 0;
     s->divergence = 1;
     reps = reps > 1000 ? 1000 : reps; /* col[] below */
     CLB_CL(d, k = clCreateKernel(prog, "diverge", CLB_ERRP));
@@ -198,8 +219,8 @@ static clb_error run_divergence(clb_ctx *c, clb_result *res, branch_state *s, cl
         if (sweep_once(c, k, s, blocks, nb, &y[n * nb]) != CLB_OK)
             goto cleanup;
         clb_infer_width(blocks, &y[n * nb], nb, 1.3, &w);
-        /* No penalty anywhere: lanes diverge freely, a width of 1. */
-        widths[n] = w.found ? w.width : 1;
+        if (w.found) /* sweeps without a step add no sample (no sentinel width) */
+            widths[nw++] = w.width;
     }
     if (clb_validate(c, s, s->out, s->gsz * sizeof(float)) != CLB_OK)
         goto cleanup;
@@ -212,14 +233,19 @@ static clb_error run_divergence(clb_ctx *c, clb_result *res, branch_state *s, cl
     clb_width wm;
     clb_infer_width(blocks, med, nb, 1.3, &wm);
     clb_ua_curve(res, NULL, "divergence block B", "work-items", "throughput", "Gop/s", 1, blocks, med, nb);
-    clb_param_num(res, "median_curve_width", wm.found ? wm.width : 1);
+    int found = wm.found && 2 * nw >= n;
+    clb_param_num(res, "median_curve_width", wm.found ? wm.width : NAN);
     clb_param_num(res, "penalty", wm.penalty);
-    clb_param_str(res, "width_found", wm.found ? "step" : "no penalty at any B (width 1)");
+    clb_param_str(res, "width_found", found ? "step" : "no step");
+    clb_param_num(res, "sweeps_with_step", nw);
+    clb_param_num(res, "sweeps", n);
     clb_param_num(res, "local_work_size", (double)s->lsz);
     clb_param_num(res, "global_work_size", (double)s->gsz);
     clb_param_num(res, "iterations", s->iters);
-    derived_width(c, res, mult, clb_median(widths, n));
-    if (clb_result_set_samples(res, widths, n, "work-items", 1, "cl_event_profiling START->END per B, step fit") != CLB_OK)
+    double dw = derived_width(c, res, mult, found ? clb_median(widths, nw) : NAN);
+    if (!found)
+        no_width(c, res, &wm, nw, n, dw, mult);
+    else if (clb_result_set_samples(res, widths, nw, "work-items", 1, "cl_event_profiling START->END per B, step fit") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
 cleanup:
     free(y);

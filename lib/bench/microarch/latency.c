@@ -292,7 +292,7 @@ static clb_error run_distance(clb_ctx *c, clb_result *res, lat_state *s, cl_prog
 {
     clb_diag *d = &c->diag;
     enum { ND = 32 };
-    unsigned reps = clb_reps(c), n = 0;
+    unsigned reps = clb_reps(c), n = 0, nk = 0;
     double x[ND], med[ND], col[1000], *y = NULL, *knees = NULL, mhz = 0;
     cl_int total = 0;
     float hin = 1.25f;
@@ -316,7 +316,8 @@ static clb_error run_distance(clb_ctx *c, clb_result *res, lat_state *s, cl_prog
             if (dist_point(c, s, prog, i + 1, total, &y[n * ND + i]) != CLB_OK)
                 goto cleanup;
         clb_knee_fit(x, &y[n * ND], ND, &kf);
-        knees[n] = kf.found ? kf.knee_x : -1;
+        if (kf.found) /* sweeps without a knee add no sample (no sentinel) */
+            knees[nk++] = kf.knee_x;
     }
     if (clb_validate(c, s, s->out, sizeof(float)) != CLB_OK)
         goto cleanup;
@@ -329,14 +330,22 @@ static clb_error run_distance(clb_ctx *c, clb_result *res, lat_state *s, cl_prog
     clb_knee km;
     clb_knee_fit(x, med, ND, &km);
     clb_ua_curve(res, NULL, "dependency distance", "operations", "throughput (one work-item)", "Gop/s", 0, x, med, ND);
-    clb_param_num(res, "median_curve_knee", km.found ? km.knee_x : -1);
+    clb_param_num(res, "median_curve_knee", km.found ? km.knee_x : NAN);
+    clb_param_num(res, "sweeps_with_knee", nk);
+    clb_param_num(res, "sweeps", n);
     clb_param_num(res, "knee_sse_ratio", km.sse_one > 0 ? km.sse_two / km.sse_one : NAN);
     clb_param_num(res, "peak_gops", med[ND - 1]);
     clb_param_num(res, "latency_ns_at_distance_1", 1.0 / med[0]);
     clb_param_num(res, "latency_cycles_at_distance_1", mhz > 0 ? mhz * 1e-3 / med[0] : NAN);
     clb_param_num(res, "fma_per_launch", total);
-    clb_param_str(res, "meaning", "operations in flight needed to saturate one work-item's FMA issue (pipeline depth x issue width); -1: no knee");
-    if (clb_result_set_samples(res, knees, n, "operations", 1, "cl_event_profiling START->END per distance, two-line fit") != CLB_OK)
+    clb_param_str(res, "meaning", "operations in flight needed to saturate one work-item's FMA issue (pipeline depth x issue width)");
+    /* A knee seen in fewer than half the sweeps is no finding: say so, with no number. */
+    if (2 * nk < n || !km.found) {
+        char why[256];
+        snprintf(why, sizeof why, "no knee in distance 1..%d: found in %u of %u sweeps%s; throughput %.3g Gop/s at 1, %.3g at %d",
+                 ND, nk, n, km.found ? "" : " and not in the median curve", med[0], med[ND - 1], ND);
+        clb_result_fail(res, CLB_STATUS_INCONCLUSIVE, why);
+    } else if (clb_result_set_samples(res, knees, nk, "operations", 1, "cl_event_profiling START->END per distance, two-line fit") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
 cleanup:
     free(y);

@@ -1,10 +1,14 @@
 /* sustained.*: FP32 FMA throughput held for a while (CLBENCH_SUSTAINED_S seconds, 60 by
  * default, 2 under --quick), one throughput sample per second, with SM clock, temperature
- * and power from NVML where it exists (loaded with dlopen; no NVML headers needed), so that
- * boost at the start and throttling later show as a curve. */
+ * and power from NVML where it exists (loaded with dlopen; no NVML headers needed) and the
+ * CPU clock from cpufreq on CPU devices, so that boost at the start and throttling later
+ * show as a curve. The kernel configuration (vector width x chains) is the best of a short
+ * search, so the whole device is loaded (near compute.fp32.fma); a rate that falls by more
+ * than 5% from its first seconds makes the result throttled. */
 #include "microarch.h"
 
 #include <dlfcn.h>
+#include <glob.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,15 +113,58 @@ static void nvml_read(const nvml *m, double *mhz, double *temp, double *watts)
         *watts = 1e-3 * v;
 }
 
+/* ---- CPU clock ---- */
+
+/* Mean current clock over the CPUs in MHz from cpufreq (scaling_cur_freq, kHz), else from
+ * /proc/cpuinfo's "cpu MHz" lines; NaN when neither exists. *src names the source. */
+static double cpu_clock_mhz(const char **src)
+{
+    glob_t g;
+    double sum = 0;
+    size_t n = 0;
+    char line[256];
+    if (glob("/sys/devices/system/cpu/cpu*/cpufreq/scaling_cur_freq", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            FILE *f = fopen(g.gl_pathv[i], "r");
+            double khz = 0;
+            if (f && fscanf(f, "%lf", &khz) == 1 && khz > 0)
+                sum += khz / 1000, n++;
+            if (f)
+                fclose(f);
+        }
+        globfree(&g);
+    }
+    *src = "cpufreq scaling_cur_freq, mean over CPUs";
+    if (n)
+        return sum / (double)n;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    double mhz = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "cpu MHz : %lf", &mhz) == 1 && mhz > 0)
+            sum += mhz, n++;
+    if (f)
+        fclose(f);
+    *src = n ? "/proc/cpuinfo cpu MHz, mean over CPUs (no cpufreq)" : "unknown (no cpufreq, no cpu MHz)";
+    return n ? sum / (double)n : NAN;
+}
+
 /* ---- the run ---- */
+
+typedef struct sus_cfg {
+    unsigned width, chains;
+} sus_cfg;
 
 typedef struct sus_state {
     cl_command_queue q;
+    cl_program prog;
     cl_kernel k;
     cl_mem in, out;
     float *hin, a, b;
-    size_t gsz;
+    size_t gsz, lsz;
     cl_int iters;
+    sus_cfg cfg;
+    int cpu;            /* CPU device: clock from cpufreq */
+    const char *clock_src;
 } sus_state;
 
 typedef struct series {
@@ -134,7 +181,12 @@ static double duration_s(const clb_ctx *c)
     return c->opts->quick ? 2 : 60;
 }
 
-static int series_push(series *s, double t, double g, const nvml *m)
+static double flops_per_launch(const sus_state *s)
+{
+    return 2.0 * 16 * s->cfg.width * s->cfg.chains * (double)s->iters * (double)s->gsz;
+}
+
+static int series_push(series *s, double t, double g, const nvml *m, sus_state *st)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
@@ -150,6 +202,8 @@ static int series_push(series *s, double t, double g, const nvml *m)
     s->t[s->n] = t;
     s->gflops[s->n] = g;
     nvml_read(m, &s->mhz[s->n], &s->temp[s->n], &s->watts[s->n]);
+    if (st->cpu)
+        s->mhz[s->n] = cpu_clock_mhz(&st->clock_src);
     s->n++;
     return 0;
 }
@@ -166,21 +220,21 @@ static void series_free(series *s)
 /* Launches back to back for the duration; one point per second of FLOPs over kernel time. */
 static clb_error hold(clb_ctx *c, sus_state *s, const nvml *m, double secs, series *out)
 {
-    double flops = 2.0 * 8 * 16 * (double)s->iters * (double)s->gsz, t0 = clb_now();
+    double flops = flops_per_launch(s), t0 = clb_now();
     double acc_f = 0, acc_t = 0, next = t0 + 1.0, t = 0;
     while (clb_now() - t0 < secs) {
-        if (clb_ua_time(c, s->k, s->gsz, 0, &t) != CLB_OK)
+        if (clb_ua_time(c, s->k, s->gsz, s->lsz, &t) != CLB_OK)
             return c->diag.err;
         acc_f += flops;
         acc_t += t;
         if (clb_now() >= next) {
-            if (series_push(out, clb_now() - t0, 1e-9 * acc_f / acc_t, m) != 0)
+            if (series_push(out, clb_now() - t0, 1e-9 * acc_f / acc_t, m, s) != 0)
                 return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
             acc_f = acc_t = 0;
             next += 1.0;
         }
     }
-    if (out->n == 0 && acc_t > 0 && series_push(out, clb_now() - t0, 1e-9 * acc_f / acc_t, m) != 0)
+    if (out->n == 0 && acc_t > 0 && series_push(out, clb_now() - t0, 1e-9 * acc_f / acc_t, m, s) != 0)
         return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
     return CLB_OK;
 }
@@ -195,11 +249,8 @@ static double mean(const double *x, size_t n)
     return k ? s / (double)k : NAN;
 }
 
-static void report(clb_result *res, const series *s, const nvml *m, double secs)
+static void report_clocks(clb_result *res, const series *s, const nvml *m, const sus_state *st)
 {
-    size_t first = s->n < 2 ? s->n : 2, half = s->n / 2;
-    double steady = clb_median(s->gflops + half, s->n - half);
-    clb_ua_curve(res, "throughput", "time", "s", "throughput", "GFLOP/s", 0, s->t, s->gflops, s->n);
     if (m->lib) {
         clb_ua_curve(res, "sm_clock", "time", "s", "SM clock", "MHz", 0, s->t, s->mhz, s->n);
         clb_ua_curve(res, "temperature", "time", "s", "GPU temperature", "C", 0, s->t, s->temp, s->n);
@@ -211,89 +262,248 @@ static void report(clb_result *res, const series *s, const nvml *m, double secs)
             tmax = isfinite(s->temp[i]) && !(tmax >= s->temp[i]) ? s->temp[i] : tmax;
         clb_param_num(res, "temperature_max_c", tmax);
         clb_param_num(res, "power_mean_w", mean(s->watts, s->n));
+    } else if (st->cpu && isfinite(s->mhz[0])) {
+        clb_ua_curve(res, "cpu_clock", "time", "s", "CPU clock", "MHz", 0, s->t, s->mhz, s->n);
+        clb_param_num(res, "cpu_clock_first_mhz", s->mhz[0]);
+        clb_param_num(res, "cpu_clock_last_mhz", s->mhz[s->n - 1]);
+        clb_param_str(res, "cpu_clock_source", st->clock_src);
     } else {
         clb_param_str(res, "sm_clock", "unknown");
         clb_param_str(res, "temperature", "unknown");
         clb_param_str(res, "power", "unknown");
     }
-    clb_param_str(res, "telemetry", m->match);
+    clb_param_str(res, "telemetry", st->cpu ? st->clock_src : m->match);
+}
+
+static void report(clb_result *res, const series *s, const nvml *m, const sus_state *st, double secs)
+{
+    size_t first = s->n < 2 ? s->n : 2, half = s->n / 2;
+    double steady = clb_median(s->gflops + half, s->n - half);
+    clb_ua_curve(res, "throughput", "time", "s", "throughput", "GFLOP/s", 0, s->t, s->gflops, s->n);
+    report_clocks(res, s, m, st);
     clb_param_num(res, "duration_s", secs);
+    clb_param_num(res, "first_second_gflops", s->gflops[0]);
     clb_param_num(res, "first_seconds_gflops", mean(s->gflops, first));
     clb_param_num(res, "steady_gflops", steady);
     clb_param_num(res, "first_to_steady_ratio", mean(s->gflops, first) / steady);
     clb_param_str(res, "first_to_steady_meaning", "mean of the first 2 s over the median of the second half; > 1: boost or throttling, ~1: stable");
+    clb_param_str(res, "compare_with", "value / compute.fp32.fma's value from the same run and device: the fraction of the searched FP32 FMA peak held (docs/results/microarch.md)");
 }
 
-static clb_error sus_setup(clb_ctx *c, sus_state *s, cl_program prog)
+/* Throttled: the steady rate more than 5% below the first seconds' (needs >= 4 points). */
+static void check_throttle(clb_result *res, const series *s)
+{
+    size_t first = s->n < 2 ? s->n : 2, half = s->n / 2;
+    if (s->n < 4) {
+        clb_param_str(res, "throttle_check", "not judged: fewer than 4 one-second points");
+        return;
+    }
+    double f = mean(s->gflops, first), st = clb_median(s->gflops + half, s->n - half);
+    clb_param_str(res, "throttle_check", st < 0.95 * f ? "rate fell more than 5%" : "rate held within 5%");
+    if (!(st < 0.95 * f))
+        return;
+    char clk[96] = "clock unknown", gpu[96] = "";
+    if (isfinite(s->mhz[0]))
+        snprintf(clk, sizeof clk, "clock %.0f -> %.0f MHz", s->mhz[0], s->mhz[s->n - 1]);
+    if (isfinite(s->temp[s->n - 1]))
+        snprintf(gpu, sizeof gpu, ", %.0f C and %.0f W at the end", s->temp[s->n - 1],
+                 s->watts[s->n - 1]);
+    char why[512];
+    snprintf(why, sizeof why,
+             "rate fell %.1f%% from %.1f GFLOP/s (first 2 s) to %.1f (median of the second half); %s%s",
+             100 * (1 - st / f), f, st, clk, gpu);
+    res->status = CLB_STATUS_THROTTLED;
+    snprintf(res->reason, sizeof res->reason, "%s", why);
+}
+
+/* ---- the configuration search ---- */
+
+static clb_error build_cfg(clb_ctx *c, sus_state *s, sus_cfg cfg)
 {
     clb_diag *d = &c->diag;
-    cl_uint cu = 1;
-    CLB_CL(d, clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
-    /* Enough work-items to fill every compute unit many times over. */
-    s->gsz = (size_t)cu * 2048;
-    if (clb_ua_random_floats(c, s->gsz, 1.0f, 2.0f, 0x5057A1Full, &s->hin, &s->in) != CLB_OK)
+    char prefix[512], lanes[160] = "";
+    size_t len = 0, maxwg = 0, mult = 0;
+    clb_release_kernel(s->k);
+    clb_release_program(s->prog);
+    s->k = NULL;
+    s->prog = NULL;
+    for (unsigned l = 0; l < cfg.width && len < sizeof lanes; l++)
+        len += (size_t)snprintf(lanes + len, sizeof lanes - len, l ? ", %u.0f" : "%u.0f", l);
+    if (cfg.width == 1)
+        snprintf(prefix, sizeof prefix, "#define SUS_VT float\n#define SUS_W 1\n#define SUS_LANES 0.0f\n#define SUS_CHAINS %u\n", cfg.chains);
+    else
+        snprintf(prefix, sizeof prefix, "#define SUS_VT float%u\n#define SUS_W %u\n#define SUS_LANES ((float%u)(%s))\n#define SUS_CHAINS %u\n",
+                 cfg.width, cfg.width, cfg.width, lanes, cfg.chains);
+    if (clb_build(c, "sustained", prefix, "-w", &s->prog) != CLB_OK)
         goto cleanup;
-    CLB_CL(d, s->out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_WRITE, s->gsz * sizeof(float), NULL, CLB_ERRP));
-    CLB_CL(d, s->k = clCreateKernel(prog, "fma8", CLB_ERRP));
+    CLB_CL(d, s->k = clCreateKernel(s->prog, "fma_chains", CLB_ERRP));
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->in, &s->in));
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->out, &s->out));
     CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->a, &s->a));
     CLB_CL(d, clSetKernelArg(s->k, 3, sizeof s->b, &s->b));
+    if (clb_ua_kernel_sizes(c, s->k, &mult, &maxwg) != CLB_OK)
+        goto cleanup;
+    /* 256 work-items per group as compute.* starts with, or the largest power of two the
+     * kernel allows; the global size (a multiple of 1024) stays divisible. */
+    for (s->lsz = 256; s->lsz > maxwg && s->lsz > 1; s->lsz /= 2)
+        ;
+    s->cfg = cfg;
+cleanup:
+    return d->err;
+}
+
+/* Rate of cfg: launches grown to about screen_s, then the median of three (GFLOP/s), each
+ * timed by the host's clock around the launch and its wait: never shorter than the launch, so
+ * an early END stamp on a loaded host cannot make a configuration look faster than it is. */
+static clb_error screen(clb_ctx *c, sus_state *s, sus_cfg cfg, double *rate)
+{
+    const double screen_s = c->opts->quick ? 0.002 : 0.02;
+    double t = 0, g[3];
+    *rate = NAN;
+    if (build_cfg(c, s, cfg) != CLB_OK)
+        return c->diag.err;
+    s->iters = 1;
+    for (int i = 0; i < 24 && (i == 0 || t < screen_s); i++) {
+        if (i)
+            s->iters *= t < screen_s / 16 ? 8 : 2;
+        if (clSetKernelArg(s->k, 4, sizeof s->iters, &s->iters) != CL_SUCCESS ||
+            clb_ua_time(c, s->k, s->gsz, s->lsz, &t) != CLB_OK)
+            return clb_diag_set(&c->diag, CLB_ERR_CL, "screening launch failed");
+    }
+    for (int r = 0; r < 3; r++) {
+        double t0 = clb_now();
+        if (clb_ua_time(c, s->k, s->gsz, s->lsz, &t) != CLB_OK)
+            return c->diag.err;
+        g[r] = 1e-9 * flops_per_launch(s) / (clb_now() - t0);
+    }
+    *rate = clb_median(g, 3);
+    return CLB_OK;
+}
+
+/* The best (width, chains) of a small grid, recorded in params.search: two passes over the
+ * grid, each point's best rate, so that a burst of host load during one screening cannot
+ * decide alone. A configuration that does not build or launch is skipped (as in compute.*). */
+static clb_error search(clb_ctx *c, sus_state *s, clb_result *res)
+{
+    static const sus_cfg full[] = {{1, 8}, {1, 16}, {4, 8}, {4, 16}, {8, 4}, {8, 8}, {8, 16}, {16, 4}, {16, 8}, {16, 16}};
+    static const sus_cfg quick[] = {{1, 8}, {8, 8}, {16, 4}};
+    enum { MAXN = sizeof full / sizeof *full };
+    const sus_cfg *grid = c->opts->quick ? quick : full;
+    size_t n = c->opts->quick ? sizeof quick / sizeof *quick : MAXN, best = MAXN;
+    double rate[MAXN];
+    char err[MAXN][160];
+    for (size_t i = 0; i < n; i++)
+        rate[i] = NAN, err[i][0] = '\0';
+    for (int pass = 0; pass < (c->opts->quick ? 1 : 2); pass++)
+        for (size_t i = 0; i < n; i++) {
+            double r = NAN;
+            if (err[i][0])
+                continue;
+            if (screen(c, s, grid[i], &r) != CLB_OK) {
+                clb_diag_format(&c->diag, err[i], sizeof err[i]);
+                clb_diag_clear(&c->diag);
+                cJSON_DeleteItemFromObjectCaseSensitive(res->params, "build_log");
+            }
+            rate[i] = r > rate[i] || !(rate[i] > 0) ? r : rate[i];
+        }
+    cJSON *tab = cJSON_AddArrayToObject(clb_ua_params(res), "search");
+    for (size_t i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "width", grid[i].width);
+        cJSON_AddNumberToObject(o, "chains", grid[i].chains);
+        clb_json_number(o, "screen_gflops", rate[i]);
+        if (err[i][0])
+            cJSON_AddStringToObject(o, "error", err[i]);
+        cJSON_AddItemToArray(tab, o);
+        if (rate[i] > 0 && (best == MAXN || rate[i] > rate[best]))
+            best = i;
+    }
+    if (best == MAXN)
+        return clb_diag_set(&c->diag, CLB_ERR_BUILD, "no configuration of the search ran (params.search)");
+    return build_cfg(c, s, grid[best]);
+}
+
+static clb_error sus_setup(clb_ctx *c, sus_state *s, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    cl_uint cu = 1;
+    CLB_CL(d, clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
+    /* As compute.*: 2048 work-items per compute unit fill a GPU SM, a multiple of 1024. */
+    s->gsz = ((size_t)cu * 2048 + 1023) / 1024 * 1024;
+    if (clb_ua_random_floats(c, s->gsz, 1.0f, 2.0f, 0x5057A1Full, &s->hin, &s->in) != CLB_OK)
+        goto cleanup;
+    CLB_CL(d, s->out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_WRITE, s->gsz * 16 * sizeof(float), NULL, CLB_ERRP));
+    if (search(c, s, res) != CLB_OK)
+        goto cleanup;
     /* Launches of about target_s, so that each second holds several. */
-    if (clb_ua_calibrate(c, s->k, 4, s->gsz, 0, 16, 1 << 24, &s->iters) != CLB_OK)
+    if (clb_ua_calibrate(c, s->k, 4, s->gsz, s->lsz, 16, 1 << 24, &s->iters) != CLB_OK)
         goto cleanup;
 cleanup:
     return d->err;
+}
+
+static void record_config(clb_result *res, const sus_state *s)
+{
+    clb_param_num(res, "width", s->cfg.width);
+    clb_param_num(res, "chains", s->cfg.chains);
+    clb_param_num(res, "work_group_size", (double)s->lsz);
+    clb_param_num(res, "global_work_size", (double)s->gsz);
+    clb_param_num(res, "iterations", s->iters);
+    clb_param_num(res, "unroll", 16);
+    clb_param_num(res, "flops_per_launch", flops_per_launch(s));
 }
 
 clb_error clb_sustained_run(clb_ctx *c, clb_result *res)
 {
     clb_diag *d = &c->diag;
-    sus_state s = {.q = clb_device_queue(c->dev), .a = 0.9375f, .b = 0.0625f};
-    cl_program prog = NULL;
+    sus_state s = {.q = clb_device_queue(c->dev), .a = 0.9375f, .b = 0.0625f, .clock_src = "unknown"};
     series ser = {0};
     nvml m;
     double secs = duration_s(c);
+    s.cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     nvml_open(c, &m);
-    if (clb_build(c, "sustained", NULL, NULL, &prog) != CLB_OK)
+    if (sus_setup(c, &s, res) != CLB_OK || hold(c, &s, &m, secs, &ser) != CLB_OK)
         goto cleanup;
-    if (sus_setup(c, &s, prog) != CLB_OK || hold(c, &s, &m, secs, &ser) != CLB_OK)
+    if (clb_validate(c, &s, s.out, s.gsz * s.cfg.width * sizeof(float)) != CLB_OK)
         goto cleanup;
-    if (clb_validate(c, &s, s.out, s.gsz * sizeof(float)) != CLB_OK)
-        goto cleanup;
-    report(res, &ser, &m, secs);
-    clb_param_num(res, "global_work_size", (double)s.gsz);
-    clb_param_num(res, "iterations", s.iters);
-    clb_param_num(res, "flops_per_launch", 2.0 * 8 * 16 * (double)s.iters * (double)s.gsz);
+    report(res, &ser, &m, &s, secs);
+    record_config(res, &s);
     /* The result: the steady state, i.e. the second half's per-second samples. */
     if (clb_result_set_samples(res, ser.gflops + ser.n / 2, ser.n - ser.n / 2, "GFLOP/s", 1,
                                "cl_event_profiling START->END summed per wall-clock second") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
+    check_throttle(res, &ser);
 cleanup:
     series_free(&ser);
     nvml_close(&m);
     free(s.hin);
     clb_release_kernel(s.k);
+    clb_release_program(s.prog);
     clb_release_mem(s.in);
     clb_release_mem(s.out);
-    clb_release_program(prog);
     return d->err;
 }
 
+/* Recomputes every lane of the first and the last work-item: each chain on the host, summed
+ * in the kernel's order. */
 clb_error clb_sustained_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     sus_state *s = state;
-    float got[2];
+    const unsigned w = s->cfg.width;
+    float got[16];
     (void)c;
-    size_t lanes[2] = {0, s->gsz - 1};
+    size_t items[2] = {0, s->gsz - 1};
     for (int j = 0; j < 2; j++) {
-        CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, lanes[j] * sizeof(float), sizeof(float), &got[j], 0, NULL, NULL));
-        float x[8], want;
-        for (int i = 0; i < 8; i++)
-            x[i] = clb_ua_fma_chain(s->hin[lanes[j]] + (float)i, s->a, s->b, 16u * (uint64_t)s->iters);
-        want = ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]));
-        if (!(fabsf(got[j] - want) <= 1e-5f * fmaxf(1.0f, fabsf(want))))
-            CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "lane %zu: %.9g, host %.9g", lanes[j], got[j], want);
+        CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, items[j] * w * sizeof(float), w * sizeof(float), got, 0, NULL, NULL));
+        for (unsigned l = 0; l < w; l++) {
+            float want = 0;
+            for (unsigned ch = 0; ch < s->cfg.chains; ch++) {
+                float x = clb_ua_fma_chain(s->hin[items[j]] + (float)(ch * w + l), s->a, s->b, 16u * (uint64_t)s->iters);
+                want = ch ? want + x : x;
+            }
+            if (!(fabsf(got[l] - want) <= 1e-5f * fmaxf(1.0f, fabsf(want))))
+                CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "work-item %zu lane %u: %.9g, host %.9g", items[j], l, got[l], want);
+        }
     }
 cleanup:
     return d->err;
@@ -301,7 +511,7 @@ cleanup:
 
 /* The sustained group's registry rows (listed in lib/bench/groups.h). */
 const clb_bench clb_sustained_rows[] = {
-    {"sustained.fp32", "sustained", "fp32 fma throughput held for CLBENCH_SUSTAINED_S (60 s; --quick 2 s): steady GFLOP/s, per-second curve, clocks/temperature/power",
+    {"sustained.fp32", "sustained", "fp32 fma throughput of the best searched width x chains held for CLBENCH_SUSTAINED_S (60 s; --quick 2 s): steady GFLOP/s, per-second curve, clocks/temperature/power; throttled when it falls > 5%",
      CLB_REQ_COMPILER, clb_sustained_run, clb_sustained_validate, "fp32"},
 };
 const size_t clb_sustained_row_count = sizeof clb_sustained_rows / sizeof clb_sustained_rows[0];

@@ -1,17 +1,42 @@
-/* sustained.*: a high-ILP FP32 FMA kernel (8 independent chains per work-item, 16 steps each
- * per iteration) kept running for a configurable time. Contractive constants keep the values
- * finite; the host recomputes a lane. */
-__kernel void fma8(__global const float *in, __global float *out, float a, float b, int iters)
+/* sustained.*: FP32 FMA chains held for a configurable time. The host specialises the kernel
+ * with a prefix (lib/bench/sustained.c picks the best of a small search, as compute.* does):
+ *   SUS_VT      float or floatW (W = SUS_W lanes)
+ *   SUS_W       vector width 1, 2, 4, 8, 16
+ *   SUS_LANES   (SUS_VT)(0, 1, ..., W-1)
+ *   SUS_CHAINS  independent chains per work-item (instruction-level parallelism)
+ * Chain j, lane l starts at in[g] + (j*W + l) and steps x = fma(x, a, b), 16 unrolled steps
+ * per iteration; a, b are uniform arguments (contractive: values stay finite). Lane l of the
+ * output is the sum of its chains in order 0..CHAINS-1; the host recomputes sampled lanes. */
+#pragma OPENCL FP_CONTRACT OFF
+
+#if SUS_W == 1
+#define SUS_STORE(v, g, out) (out)[g] = (v)
+#else
+#define SUS_STORE_(w) vstore##w
+#define SUS_STORE_W(w) SUS_STORE_(w)
+#define SUS_STORE(v, g, out) SUS_STORE_W(SUS_W)((v), (g), (out))
+#endif
+
+__kernel void fma_chains(__global const float *in, __global float *out, float a, float b,
+                         int iters)
 {
     size_t g = get_global_id(0);
-    float x0 = in[g], x1 = x0 + 1.0f, x2 = x0 + 2.0f, x3 = x0 + 3.0f;
-    float x4 = x0 + 4.0f, x5 = x0 + 5.0f, x6 = x0 + 6.0f, x7 = x0 + 7.0f;
+    const SUS_VT va = (SUS_VT)(a), vb = (SUS_VT)(b), x0 = (SUS_VT)(in[g]);
+    SUS_VT x[SUS_CHAINS];
+#pragma unroll
+    for (int j = 0; j < SUS_CHAINS; j++)
+        x[j] = x0 + (SUS_LANES + (SUS_VT)((float)(j * SUS_W)));
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int u = 0; u < 16; u++) {
-            x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);
-            x4 = fma(x4, a, b); x5 = fma(x5, a, b); x6 = fma(x6, a, b); x7 = fma(x7, a, b);
+#pragma unroll
+            for (int j = 0; j < SUS_CHAINS; j++)
+                x[j] = fma(x[j], va, vb);
         }
     }
-    out[g] = ((x0 + x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7));
+    SUS_VT s = x[0];
+#pragma unroll
+    for (int j = 1; j < SUS_CHAINS; j++)
+        s = s + x[j];
+    SUS_STORE(s, g, out);
 }

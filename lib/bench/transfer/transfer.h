@@ -55,6 +55,7 @@ typedef struct xfer_sweep {
     double *last_ev;              /* profiling seconds of every rep at the largest size */
     unsigned nlast;
     int bidirectional; /* bytes count both directions */
+    int wall_fallback; /* an event outlasted the wall clock: every time above is wall clock */
 } xfer_sweep;
 
 /* transfer_paths.c */
