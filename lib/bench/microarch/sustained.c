@@ -6,111 +6,20 @@
  * search, so the whole device is loaded (near compute.fp32.fma); a rate that falls by more
  * than 5% from its first seconds makes the result throttled. */
 #include "microarch.h"
+#include "nvml.h"
 
-#include <dlfcn.h>
 #include <glob.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- NVML, the few entry points we need, declared here ---- */
-
-typedef void *nvml_dev;
-typedef struct nvml {
-    void *lib;
-    nvml_dev dev;
-    int (*init)(void);
-    int (*shutdown)(void);
-    int (*by_index)(unsigned, nvml_dev *);
-    int (*by_bus)(const char *, nvml_dev *);
-    int (*clock)(nvml_dev, int, unsigned *);
-    int (*temp)(nvml_dev, int, unsigned *);
-    int (*power)(nvml_dev, unsigned *);
-    char match[96];
-} nvml;
-
-enum { NVML_CLOCK_SM = 1, NVML_TEMPERATURE_GPU = 0 };
-#define CLB_DEVICE_PCI_BUS_ID_NV 0x4008
-#define CLB_DEVICE_PCI_SLOT_ID_NV 0x4009
-#define CLB_DEVICE_PCI_DOMAIN_ID_NV 0x400A
-
-/* POSIX dlsym returns an object pointer; converting it to a function pointer goes through
- * memcpy so that -Wpedantic builds stay quiet. */
-static void sym(void *lib, const char *name, void *fn_ptr, size_t size)
+/* NVML through the shared loader (lib/device/nvml.c); m is NULL when there is none, and
+ * why_nvml says why. */
+static void nvml_read(const clb_nvml *m, double *mhz, double *temp, double *watts)
 {
-    void *p = dlsym(lib, name);
-    memcpy(fn_ptr, &p, size);
-}
-
-static cl_uint nv_attr(cl_device_id id, cl_device_info what)
-{
-    cl_uint v = 0;
-    return clGetDeviceInfo(id, what, sizeof v, &v, NULL) == CL_SUCCESS ? v : 0xffffffffu;
-}
-
-/* Opens NVML for the device when it is an NVIDIA GPU; m->lib stays NULL otherwise. */
-static void nvml_open(clb_ctx *c, nvml *m)
-{
-    cl_device_id id = clb_device_reference(c->dev)->device;
-    memset(m, 0, sizeof *m);
-    snprintf(m->match, sizeof m->match, "unknown (no NVML)");
-    if (!clb_device_has_extension(c->dev, "cl_nv_device_attribute_query"))
-        return;
-    m->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!m->lib)
-        return;
-    sym(m->lib, "nvmlInit_v2", &m->init, sizeof m->init);
-    sym(m->lib, "nvmlShutdown", &m->shutdown, sizeof m->shutdown);
-    sym(m->lib, "nvmlDeviceGetHandleByIndex_v2", &m->by_index, sizeof m->by_index);
-    sym(m->lib, "nvmlDeviceGetHandleByPciBusId_v2", &m->by_bus, sizeof m->by_bus);
-    sym(m->lib, "nvmlDeviceGetClockInfo", &m->clock, sizeof m->clock);
-    sym(m->lib, "nvmlDeviceGetTemperature", &m->temp, sizeof m->temp);
-    sym(m->lib, "nvmlDeviceGetPowerUsage", &m->power, sizeof m->power);
-    if (!m->init || m->init() != 0) {
-        dlclose(m->lib);
-        m->lib = NULL;
-        return;
-    }
-    /* The OpenCL device's PCI address, when the NV attributes give it; else NVML index 0. */
-    cl_uint bus = nv_attr(id, CLB_DEVICE_PCI_BUS_ID_NV), slot = nv_attr(id, CLB_DEVICE_PCI_SLOT_ID_NV),
-            dom = nv_attr(id, CLB_DEVICE_PCI_DOMAIN_ID_NV);
-    char busid[64];
-    /* The slot attribute packs device << 3 | function (as clinfo decodes it). */
-    snprintf(busid, sizeof busid, "%08x:%02x:%02x.%x", dom == 0xffffffffu ? 0 : dom, bus & 0xffu,
-             (slot >> 3) & 0xffu, slot & 7u);
-    if (bus != 0xffffffffu && slot != 0xffffffffu && m->by_bus && m->by_bus(busid, &m->dev) == 0) {
-        snprintf(m->match, sizeof m->match, "NVML by PCI bus id %s", busid);
-    } else if (m->by_index && m->by_index(0, &m->dev) == 0) {
-        snprintf(m->match, sizeof m->match, "NVML device index 0 (PCI bus id not matched)");
-    } else {
-        m->shutdown();
-        dlclose(m->lib);
-        m->lib = NULL;
-    }
-}
-
-static void nvml_close(nvml *m)
-{
-    if (!m->lib)
-        return;
-    if (m->shutdown)
-        m->shutdown();
-    dlclose(m->lib);
-}
-
-/* SM clock (MHz), temperature (C), power (W); NaN where unreadable. */
-static void nvml_read(const nvml *m, double *mhz, double *temp, double *watts)
-{
-    unsigned v = 0;
     *mhz = *temp = *watts = NAN;
-    if (!m->lib)
-        return;
-    if (m->clock && m->clock(m->dev, NVML_CLOCK_SM, &v) == 0)
-        *mhz = v;
-    if (m->temp && m->temp(m->dev, NVML_TEMPERATURE_GPU, &v) == 0)
-        *temp = v;
-    if (m->power && m->power(m->dev, &v) == 0)
-        *watts = 1e-3 * v;
+    if (m)
+        clb_nvml_read(m, mhz, temp, watts);
 }
 
 /* ---- CPU clock ---- */
@@ -186,7 +95,7 @@ static double flops_per_launch(const sus_state *s)
     return 2.0 * 16 * s->cfg.width * s->cfg.chains * (double)s->iters * (double)s->gsz;
 }
 
-static int series_push(series *s, double t, double g, const nvml *m, sus_state *st)
+static int series_push(series *s, double t, double g, const clb_nvml *m, sus_state *st)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
@@ -218,7 +127,7 @@ static void series_free(series *s)
 }
 
 /* Launches back to back for the duration; one point per second of FLOPs over kernel time. */
-static clb_error hold(clb_ctx *c, sus_state *s, const nvml *m, double secs, series *out)
+static clb_error hold(clb_ctx *c, sus_state *s, const clb_nvml *m, double secs, series *out)
 {
     double flops = flops_per_launch(s), t0 = clb_now();
     double acc_f = 0, acc_t = 0, next = t0 + 1.0, t = 0;
@@ -249,9 +158,9 @@ static double mean(const double *x, size_t n)
     return k ? s / (double)k : NAN;
 }
 
-static void report_clocks(clb_result *res, const series *s, const nvml *m, const sus_state *st)
+static void report_clocks(clb_result *res, const series *s, const clb_nvml *m, const sus_state *st)
 {
-    if (m->lib) {
+    if (m) {
         clb_ua_curve(res, "sm_clock", "time", "s", "SM clock", "MHz", 0, s->t, s->mhz, s->n);
         clb_ua_curve(res, "temperature", "time", "s", "GPU temperature", "C", 0, s->t, s->temp, s->n);
         clb_ua_curve(res, "power", "time", "s", "board power", "W", 0, s->t, s->watts, s->n);
@@ -272,10 +181,10 @@ static void report_clocks(clb_result *res, const series *s, const nvml *m, const
         clb_param_str(res, "temperature", "unknown");
         clb_param_str(res, "power", "unknown");
     }
-    clb_param_str(res, "telemetry", st->cpu ? st->clock_src : m->match);
+    clb_param_str(res, "telemetry", st->cpu ? st->clock_src : m ? clb_nvml_match(m) : "unknown (no NVML)");
 }
 
-static void report(clb_result *res, const series *s, const nvml *m, const sus_state *st, double secs)
+static void report(clb_result *res, const series *s, const clb_nvml *m, const sus_state *st, double secs)
 {
     size_t first = s->n < 2 ? s->n : 2, half = s->n / 2;
     double steady = clb_median(s->gflops + half, s->n - half);
@@ -458,15 +367,15 @@ clb_error clb_sustained_run(clb_ctx *c, clb_result *res)
     clb_diag *d = &c->diag;
     sus_state s = {.q = clb_device_queue(c->dev), .a = 0.9375f, .b = 0.0625f, .clock_src = "unknown"};
     series ser = {0};
-    nvml m;
+    char why_nvml[256];
     double secs = duration_s(c);
     s.cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
-    nvml_open(c, &m);
-    if (sus_setup(c, &s, res) != CLB_OK || hold(c, &s, &m, secs, &ser) != CLB_OK)
+    clb_nvml *m = s.cpu ? NULL : clb_nvml_open(c->dev, why_nvml, sizeof why_nvml);
+    if (sus_setup(c, &s, res) != CLB_OK || hold(c, &s, m, secs, &ser) != CLB_OK)
         goto cleanup;
     if (clb_validate(c, &s, s.out, s.gsz * s.cfg.width * sizeof(float)) != CLB_OK)
         goto cleanup;
-    report(res, &ser, &m, &s, secs);
+    report(res, &ser, m, &s, secs);
     record_config(res, &s);
     /* The result: the steady state, i.e. the second half's per-second samples. */
     if (clb_result_set_samples(res, ser.gflops + ser.n / 2, ser.n - ser.n / 2, "GFLOP/s", 1,
@@ -475,7 +384,7 @@ clb_error clb_sustained_run(clb_ctx *c, clb_result *res)
     check_throttle(res, &ser);
 cleanup:
     series_free(&ser);
-    nvml_close(&m);
+    clb_nvml_close(m);
     free(s.hin);
     clb_release_kernel(s.k);
     clb_release_program(s.prog);
