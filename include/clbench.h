@@ -253,7 +253,9 @@ enum {
     CLB_REQ_NONE = 0,
     CLB_REQ_FP64 = 1u << 0,
     CLB_REQ_FP16 = 1u << 1,
-    CLB_REQ_COMPILER = 1u << 2
+    CLB_REQ_COMPILER = 1u << 2,
+    /* An application row (app.*): runs only when a pattern names it, never in a plain run. */
+    CLB_REQ_APP = 1u << 3
 };
 
 /* The context a benchmark runs in (opaque; functions in lib/bench.h use it). */
@@ -283,6 +285,11 @@ int clb_bench_match(const char *pattern, const char *name);
  * CLB_OK unless res could not be initialized. */
 clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
                         clb_result *res);
+
+/* Post-pass over one device's results array (JSON, as clb_result_to_json writes them): adds
+ * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
+ * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */
+void clb_apps_annotate(cJSON *results);
 
 /* ------------------------------------------------------------------ results document */
 

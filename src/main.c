@@ -131,7 +131,7 @@ static int cmd_list_benchmarks(void)
 static int selected(const cli_opts *o, const clb_bench *b)
 {
     if (o->npatterns == 0)
-        return 1;
+        return !(b->requires & CLB_REQ_APP); /* app rows run only when named */
     for (int i = 0; i < o->npatterns; i++)
         if (clb_bench_match(o->patterns[i], b->name))
             return 1;
@@ -169,6 +169,7 @@ static int run_on_device(const cli_opts *o, clb_device *dev, cJSON *results, siz
         clb_result_free(&res);
         fflush(stdout);
     }
+    clb_apps_annotate(results);
     return failed;
 }
 
