@@ -155,7 +155,7 @@ static void annotate_one(cJSON *results, cJSON *r)
     char name[96];
     snprintf(name, sizeof name, "app.%s.sequential", app);
     const cJSON *seq = find_ok(results, name);
-    if (seq)
+    if (seq && seq != r)
         put(r, "speedup_vs_sequential", value_of(r) / value_of(seq));
     double idx = param_num(r, "rung_index");
     const cJSON *prev = idx > 0 ? previous_rung(results, app, idx) : NULL;
