@@ -245,6 +245,7 @@ typedef struct clb_run_opts {
     double time_budget_s; /* > 0: repeat until this much time is spent (at least 3 reps) */
     int quick;            /* smallest meaningful sizes, for tests and smoke runs */
     int inject_fault;     /* testing: corrupt the kernel output before validation */
+    int retune;           /* app.*gemm.tuned: search again, ignoring the cached winner */
 } clb_run_opts;
 void clb_run_opts_default(clb_run_opts *o);
 

@@ -10,7 +10,7 @@
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
-       OPT_THRESHOLD };
+       OPT_THRESHOLD, OPT_RETUNE };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -26,6 +26,7 @@ static const struct option long_opts[] = {
     {"html", required_argument, NULL, OPT_HTML}, {"csv", required_argument, NULL, OPT_CSV},
     {"markdown", required_argument, NULL, OPT_MARKDOWN},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"retune", no_argument, NULL, OPT_RETUNE},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -42,6 +43,7 @@ void cli_usage(FILE *f)
           "      --target-ms MS        calibrated duration of one launch (default 50)\n"
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
+          "      --retune              app.*gemm.tuned: search again instead of the cached tiles\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
           "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
@@ -97,6 +99,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_QUICK: o->run.quick = 1; break;
+    case OPT_RETUNE: o->run.retune = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT: o->run.inject_fault = 1; break;
     case OPT_REPS:

@@ -5,11 +5,13 @@
 
 #include "gemm.h"
 
-typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK } rung_kind;
+typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK, RK_VEC } rung_kind;
 
 /* Tile configuration of the blocked kernel (macros of gemm_rungs.cl). */
 typedef struct gemm_blk {
-    unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf;
+    unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* family 0: local tiles (GPU form) */
+    unsigned family;                              /* 0 local tiles, 1 register vectors */
+    unsigned rm, w, vn;                           /* family 1: RM rows x VN vectors of W */
 } gemm_blk;
 
 typedef struct gemm_rung {

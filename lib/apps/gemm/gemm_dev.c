@@ -20,11 +20,16 @@ static void prefix(const gemm_rung *r, const gemm_blk *b, size_t prec, size_t kp
                      prec == 8 ? "double" : "float");
     if (o > 0 && (size_t)o < len && r->private_a)
         o += snprintf(buf + o, len - (size_t)o, "#define KP %zu\n", kp);
-    if (o > 0 && (size_t)o < len && r->kind == RK_BLOCK)
+    if (o > 0 && (size_t)o < len && (r->kind == RK_BLOCK || r->kind == RK_VEC))
+        o += snprintf(buf + o, len - (size_t)o, "#define FAMILY %u\n", b->family);
+    if (o > 0 && (size_t)o < len && b->family == 0 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
                  "#define TSM %u\n#define TSN %u\n#define TSK %u\n#define WPTM %u\n"
                  "#define WPTN %u\n#define VW %u\n#define DBUF %u\n",
                  b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->vw, b->dbuf);
+    else if (o > 0 && (size_t)o < len && (b->family == 1 || r->kind == RK_VEC))
+        snprintf(buf + o, len - (size_t)o, "#define RM %u\n#define W %u\n#define VN %u\n",
+                 b->rm, b->w, b->vn);
 }
 
 /* Padded sizes, work-group and global sizes of rung r; local bytes it needs in *lbytes. */
@@ -47,6 +52,15 @@ static clb_error geometry(gemm_dev *g, const gemm_rung *r, const gemm_blk *b, si
         g->kp = round_up(n, r->kvec);
         g->global[0] = g->mp;
         *lbytes = r->local_b ? g->kp * prec : 0;
+    } else if (b->family == 1 || r->kind == RK_VEC) {
+        if (!b->rm || !b->vn || (b->w != 2 && b->w != 4 && b->w != 8 && b->w != 16))
+            return clb_diag_set(d, CLB_ERR_USAGE, "inconsistent register-vector configuration");
+        g->mp = round_up(n, b->rm);
+        g->np = round_up(n, (size_t)b->vn * b->w);
+        g->kp = n;
+        g->local[0] = 0; /* the implementation chooses */
+        g->global[0] = g->mp / b->rm;
+        g->global[1] = g->np / ((size_t)b->vn * b->w);
     } else {
         if (!b->wptm || !b->wptn || b->tsm % b->wptm || b->tsn % b->wptn || b->tsk % b->vw ||
             b->tsn % b->vw)
@@ -77,7 +91,7 @@ static clb_error check_limits(gemm_dev *g, size_t lbytes, clb_diag *d)
 {
     cl_device_id dev = clb_device_reference(g->c->dev)->device;
     cl_ulong lmem = 0;
-    size_t wg = 0, want = g->local[0] * (g->dims == 2 ? g->local[1] : 1);
+    size_t wg = 0, want = g->local[0] ? g->local[0] * (g->dims == 2 ? g->local[1] : 1) : 1;
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL));
     CLB_CL(d, clGetKernelWorkGroupInfo(g->k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
     if (lbytes > lmem)
@@ -151,7 +165,7 @@ cleanup:
 clb_error gemm_dev_once(void *state, double *seconds, clb_diag *d)
 {
     gemm_dev *g = state;
-    return app_launch(g->q, g->k, g->dims, g->global, g->local, seconds, d);
+    return app_launch(g->q, g->k, g->dims, g->global, g->local[0] ? g->local : NULL, seconds, d);
 }
 
 clb_error gemm_dev_check(gemm_dev *g, clb_diag *d)

@@ -3,6 +3,9 @@
  * defines REAL, REAL4, REAL8 (float or double) and, per rung, KP (= K, for private rows),
  * and the blocking macros of the blocked rungs. One kernel per rung, named after it. */
 
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
 /* Seed 002, rung 1: work-items along dimension 0 walk down a column of C (a row apart in
  * memory), and the sum accumulates in global memory. */
 __kernel void gemm_naive(int M, int N, int K, __global const REAL *A, __global const REAL *B,
@@ -182,8 +185,6 @@ __kernel void gemm_row_float8(int M, int N, int K, __global const REAL *A,
 #define RTSN (TSN / WPTN)
 #define NT (RTSM * RTSN)
 #define NBUF (1 + DBUF)
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
 #if VW == 1
 #define LOADV(p) (*(p))
 #define STOREV(v, p) (*(p) = (v))
@@ -262,5 +263,50 @@ void blocked(int M, int N, int K, __global const REAL *A, __global const REAL *B
 BLOCKED_KERNEL(gemm_regblock)
 BLOCKED_KERNEL(gemm_vectorized)
 BLOCKED_KERNEL(gemm_double_buffered)
+#if FAMILY == 0
 BLOCKED_KERNEL(gemm_tuned)
+#endif
+#endif
+
+#ifdef RM
+/* Register blocking with explicit vectors, the form a CPU compiles well: no local memory and
+ * no barriers; each work-item keeps an RM x (VN W) block of C in RM * VN vectors of width W,
+ * streaming its rows of A and a panel of B that neighbouring work-items (dimension 0 walks
+ * down the rows) share in cache. */
+#define VT CAT(REAL, W)
+void vecblock(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+              __global REAL *C)
+{
+    int i0 = get_global_id(0) * RM, j0 = get_global_id(1) * (VN * W);
+    VT acc[RM][VN];
+    for (int r = 0; r < RM; r++)
+        for (int v = 0; v < VN; v++)
+            acc[r][v] = (VT)(0);
+    for (int k = 0; k < K; k++) {
+        VT b[VN];
+        for (int v = 0; v < VN; v++)
+            b[v] = CAT(vload, W)(0, B + k * N + j0 + v * W);
+        for (int r = 0; r < RM; r++) {
+            VT a = (VT)(A[(i0 + r) * K + k]);
+            for (int v = 0; v < VN; v++)
+                acc[r][v] = fma(a, b[v], acc[r][v]);
+        }
+    }
+    for (int r = 0; r < RM; r++)
+        for (int v = 0; v < VN; v++)
+            CAT(vstore, W)(acc[r][v], 0, C + (i0 + r) * N + j0 + v * W);
+}
+
+__kernel void gemm_register_vectors(int M, int N, int K, __global const REAL *A,
+                                    __global const REAL *B, __global REAL *C)
+{
+    vecblock(M, N, K, A, B, C);
+}
+#if FAMILY == 1
+__kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+                         __global REAL *C)
+{
+    vecblock(M, N, K, A, B, C);
+}
+#endif
 #endif
