@@ -18,6 +18,8 @@ static const gemm_blk candidates[] = {
     BLK(128, 128, 32, 8, 8, 4, 0), VEC(8, 8, 2),                  VEC(4, 16, 2),
     VEC(8, 16, 1),                 VEC(6, 16, 2),                 VEC(4, 8, 4),
     VEC(16, 8, 1),                 VEC(4, 4, 2),                  VEC(8, 4, 1),
+    VEC(8, 16, 2),                 VEC(12, 16, 2),                VEC(14, 16, 2),
+    VEC(16, 16, 1),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
