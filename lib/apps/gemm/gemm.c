@@ -14,12 +14,13 @@ static uint64_t fresh_seed(void)
     return (uint64_t)(clb_now() * 1e9) ^ 0x9E3779B97F4A7C15ull;
 }
 
-/* Sizes: the seed ladder and the host rows at the seed's n = 2000; the blocked rungs and
+/* Sizes: the seed ladder and the host rows at the seed's n = 2000 (DGEMM on CPU devices at
+ * 1000, so `run 'app.*'` fits in about 10 minutes on two cores); the blocked rungs and
  * CLBlast at n = 8192 (SGEMM) / 4096 (DGEMM) on GPUs, 2000 on CPU devices; --quick 100. */
 static size_t gemm_n(const clb_ctx *c, const gemm_arg *a)
 {
     if (!a->rung || a->rung->seed_ladder)
-        return app_size(c, LADDER_ENV, 100, 2000, 2000);
+        return app_size(c, LADDER_ENV, 100, a->prec == 4 ? 2000 : 1000, 2000);
     return app_size(c, SIZE_ENV, 100, 2000, a->prec == 4 ? 8192 : 4096);
 }
 

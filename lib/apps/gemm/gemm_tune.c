@@ -81,12 +81,15 @@ static void cache_store(const char *path, const cJSON *j)
     free(text);
 }
 
-static void key_of(clb_ctx *c, size_t prec, char *key, size_t len)
+static clb_error key_of(clb_ctx *c, size_t prec, char *key, size_t len)
 {
     const clb_device_ref *ref = clb_device_reference(c->dev);
+    clb_diag *d = &c->diag;
     char driver[128] = "";
-    clGetDeviceInfo(ref->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
+    CLB_CL(d, clGetDeviceInfo(ref->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL));
     snprintf(key, len, "%s | %s | %s", ref->device_name, driver, prec == 4 ? "sgemm" : "dgemm");
+cleanup:
+    return d->err;
 }
 
 static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn",
@@ -141,13 +144,8 @@ static double screen(clb_ctx *c, const gemm_rung *r, const gemm_blk *b, const ge
 }
 
 /* Vector widths above 4 x the device's preferred width are left out (GPUs prefer 1). */
-static int plausible(clb_ctx *c, size_t prec, const gemm_blk *b)
+static int plausible(cl_uint pref, const gemm_blk *b)
 {
-    cl_uint pref = 1;
-    clGetDeviceInfo(clb_device_reference(c->dev)->device,
-                    prec == 4 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
-                              : CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
-                    sizeof pref, &pref, NULL);
     unsigned w = b->family ? b->w : b->vw;
     return w <= 4 * (pref ? pref : 1);
 }
@@ -158,12 +156,17 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, gemm_blk *b
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
     unsigned tried = 0, valid = 0;
+    cl_uint pref = 1;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *best_gflops = 0;
+    CLB_CL(&c->diag, clGetDeviceInfo(clb_device_reference(c->dev)->device,
+                                     prec == 4 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
+                                               : CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+                                     sizeof pref, &pref, NULL));
     if (gemm_mats_init(&m, *n, prec, (uint64_t)(clb_now() * 1e9) | 1, &c->diag) != CLB_OK)
         goto cleanup;
     for (size_t i = 0; i < NCAND && !(c->opts->quick && tried >= 3); i++) {
-        if (!plausible(c, prec, &candidates[i]))
+        if (!plausible(pref, &candidates[i]))
             continue;
         double g = screen(c, r, &candidates[i], &m);
         tried++;
@@ -189,8 +192,10 @@ clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, gemm_blk *best)
     cJSON *cache = have_path ? cache_load(path) : cJSON_CreateObject();
     double gflops = 0;
     size_t n = 0;
-    key_of(c, prec, key, sizeof key);
-    clb_diag_clear(&c->diag);
+    if (key_of(c, prec, key, sizeof key) != CLB_OK) {
+        cJSON_Delete(cache);
+        return c->diag.err;
+    }
     clb_param_str(c->res, "tune_cache", have_path ? path : "none (no HOME or XDG_CACHE_HOME)");
     clb_param_str(c->res, "tune_key", key);
     const cJSON *hit = cJSON_GetObjectItemCaseSensitive(cache, key);

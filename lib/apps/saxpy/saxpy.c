@@ -106,30 +106,32 @@ cleanup:
 
 /* ---- the sweep ---- */
 
-/* The largest cache the row's memory passes through: the device's global memory cache, or
- * the host's last level for host rows (32 MiB when the system does not say). */
-static size_t largest_cache(const saxpy_state *s)
+/* The largest cache the row's memory passes through (the device's global memory cache, or
+ * the host's last level for host rows: 32 MiB when the system does not say) and the largest
+ * allocation. */
+static clb_error limits(const saxpy_state *s, size_t *cache, cl_ulong *max_alloc, clb_diag *d)
 {
+    cl_device_id dev = clb_device_reference(s->c->dev)->device;
     cl_ulong c = 0;
-    if (s->kind == S_CL || s->kind == S_CL4) {
-        clGetDeviceInfo(clb_device_reference(s->c->dev)->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
-                        sizeof c, &c, NULL);
-        return (size_t)c;
-    }
     long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return l3 > 0 ? (size_t)l3 : (size_t)32 << 20;
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof c, &c, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL));
+    *cache = s->kind == S_CL || s->kind == S_CL4 ? (size_t)c
+             : l3 > 0                             ? (size_t)l3
+                                                  : (size_t)32 << 20;
+cleanup:
+    return d->err;
 }
 
 /* Sizes in elements: 32 Ki (256 KiB of x and y) times powers of 4, up to at least 32 Mi
- * elements and a working set of 4x the largest cache; --quick stops at 512 Ki. */
-static size_t sizes(const saxpy_state *s, size_t *n)
+ * elements and a working set of 4x the largest cache, at most 2^27 elements (1 GiB of x and
+ * y: a VM may report a huge L3) and the largest allocation; --quick stops at 512 Ki. */
+static clb_error sizes(const saxpy_state *s, size_t *n, size_t *count, clb_diag *d)
 {
-    size_t cache = largest_cache(s), top = (size_t)1 << 25, k = 0;
+    size_t cache = 0, top = (size_t)1 << 25, k = 0;
     cl_ulong max_alloc = 0;
-    clGetDeviceInfo(clb_device_reference(s->c->dev)->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
-                    sizeof max_alloc, &max_alloc, NULL);
-    /* At most 2^27 elements (1 GiB of x and y): a host that reports a huge L3 (VMs) or a
-     * device with small allocations keeps the sweep's memory bounded. */
+    if (limits(s, &cache, &max_alloc, d) != CLB_OK)
+        return d->err;
     while (top * 2 * sizeof(float) < 4 * cache && top < ((size_t)1 << 27) &&
            top * 4 * sizeof(float) <= max_alloc)
         top *= 4;
@@ -137,7 +139,8 @@ static size_t sizes(const saxpy_state *s, size_t *n)
         top = (size_t)1 << 19;
     for (size_t e = (size_t)1 << 15; e <= top && k < MAX_POINTS; e *= 4)
         n[k++] = e;
-    return k;
+    *count = k;
+    return CLB_OK;
 }
 
 static clb_error alloc_host(saxpy_state *s, size_t nmax, clb_diag *d)
@@ -239,14 +242,15 @@ static clb_error saxpy_run(clb_ctx *c, clb_result *res)
 {
     const saxpy_kind *kind = c->bench->arg;
     saxpy_state s = {.c = c, .kind = *kind, .threads = app_host_threads()};
-    size_t n[MAX_POINTS], k;
+    size_t n[MAX_POINTS], k = 0;
     unsigned cap = clb_reps(c) < 3 ? 3 : clb_reps(c), ns = 0;
     double *samples = malloc(cap * sizeof *samples);
     clb_diag *d = &c->diag;
     clb_diag_clear(d);
-    k = sizes(&s, n);
     if (!samples)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    if (sizes(&s, n, &k, d) != CLB_OK)
+        goto cleanup;
     if (alloc_host(&s, n[k - 1], d) != CLB_OK)
         goto cleanup;
     if ((s.kind == S_CL || s.kind == S_CL4) && setup_device(&s, n[k - 1], d) != CLB_OK)
