@@ -144,12 +144,11 @@ __kernel void gemm_row_float4_noconv(int M, int N, int K, __global const REAL *A
     REAL4 arow[KP / 4];
     for (int k = 0; k < KP / 4; k++)
         arow[k] = vload4(k, A + i * K);
-    __local REAL4 *b4 = (__local REAL4 *)bcol;
     for (int j = 0; j < N; j++) {
         LOAD_BCOL(bcol, j);
         REAL acc = 0;
         for (int k = 0; k < KP / 4; k++)
-            acc += dot(arow[k], b4[k]);
+            acc += dot(arow[k], vload4(k, bcol)); /* vload: the local buffer's alignment is the scalar's */
         C[i * N + j] = acc;
     }
 }
@@ -162,12 +161,11 @@ __kernel void gemm_row_float8(int M, int N, int K, __global const REAL *A,
     REAL8 arow[KP / 8];
     for (int k = 0; k < KP / 8; k++)
         arow[k] = vload8(k, A + i * K);
-    __local REAL8 *b8 = (__local REAL8 *)bcol;
     for (int j = 0; j < N; j++) {
         LOAD_BCOL(bcol, j);
         REAL acc = 0;
         for (int k = 0; k < KP / 8; k++) {
-            REAL8 p = arow[k] * b8[k];
+            REAL8 p = arow[k] * vload8(k, bcol);
             acc += dot(p.lo + p.hi, (REAL4)(1));
         }
         C[i * N + j] = acc;
