@@ -7,7 +7,7 @@ set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache
-fails=0
+fails=0 seen=
 "$bin" run 'app.*' compute.fp32.fma memory.triad --quick --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
 cat "$tmp/table.txt"
 python3 "$check" "$tmp/out.json" --min-results 40 || fails=$((fails+1))
@@ -43,6 +43,15 @@ bad = [r["name"] for r in res if r["status"] not in ("invalid_result", "unsuppor
 print("FAIL: not invalid_result under --inject-fault:", bad) if bad else None
 sys.exit(bool(bad) or len(res) < 40)
 PY
+# The tuned rung's cache: a search, then the cached winner, then --retune searches again.
+for want in search cache search; do
+    extra=; [ "$want$seen" = searchyes ] && extra=--retune
+    CLBENCH_GEMM_N=96 "$bin" run app.sgemm.tuned --reps 1 $extra --json "$tmp/tune.json" >/dev/null || { echo "FAIL: tuned run exit $?"; fails=$((fails+1)); }
+    got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["devices"][0]["results"][0]; print(r["status"], r["params"].get("tune_source"))' "$tmp/tune.json")
+    [ "$got" = "ok $want" ] || { echo "FAIL: tuned run gave '$got', want 'ok $want'"; fails=$((fails+1)); }
+    seen=yes
+done
+grep -q '"screen_gflops"' "$tmp/cache/clbench/gemm_tuned.json" || { echo "FAIL: no cache file"; fails=$((fails+1)); }
 "$bin" run --list | awk '{print $1}' | grep -qx app.sgemm.tuned || { echo "FAIL: --list lacks app.sgemm.tuned"; fails=$((fails+1)); }
 echo "cli_apps: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -141,7 +141,7 @@ static clb_error gemm_cl_run(clb_ctx *c, clb_result *res)
     uint64_t seed = fresh_seed();
     clb_diag *d = &c->diag;
     clb_diag_clear(d);
-    if (strcmp(r->name, "tuned") == 0 && gemm_tune(c, r, a->prec, &blk) != CLB_OK)
+    if (strcmp(r->name, "tuned") == 0 && gemm_tune(c, r, a->prec, n, &blk) != CLB_OK)
         goto cleanup;
     if (gemm_mats_init(&m, n, a->prec, seed, d) != CLB_OK)
         goto cleanup;

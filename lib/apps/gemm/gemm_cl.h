@@ -54,7 +54,7 @@ clb_error gemm_dev_check(gemm_dev *g, clb_diag *d);
 void gemm_dev_release(gemm_dev *g);
 
 /* The tuned rung's search: the fastest valid configuration on this device, from the cache
- * or a new search (lib/apps/gemm/gemm_tune.c). */
-clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, gemm_blk *best);
+ * or a new search at min(1024 on CPUs / 2048, row_n) (lib/apps/gemm/gemm_tune.c). */
+clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n, gemm_blk *best);
 
 #endif

@@ -150,14 +150,15 @@ static int plausible(cl_uint pref, const gemm_blk *b)
     return w <= 4 * (pref ? pref : 1);
 }
 
-static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, gemm_blk *best,
-                        double *best_gflops, size_t *n)
+static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n,
+                        gemm_blk *best, double *best_gflops, size_t *n)
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
     unsigned tried = 0, valid = 0;
     cl_uint pref = 1;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
+    *n = *n < row_n ? *n : row_n; /* never above the row's own size */
     *best_gflops = 0;
     CLB_CL(&c->diag, clGetDeviceInfo(clb_device_reference(c->dev)->device,
                                      prec == 4 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
@@ -185,7 +186,7 @@ cleanup:
     return c->diag.err;
 }
 
-clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, gemm_blk *best)
+clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n, gemm_blk *best)
 {
     char path[4096], key[512];
     int have_path = cache_path(path, sizeof path);
@@ -201,7 +202,7 @@ clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, gemm_blk *best)
     const cJSON *hit = cJSON_GetObjectItemCaseSensitive(cache, key);
     if (!c->opts->retune && !c->opts->quick && hit && from_json(hit, best)) {
         clb_param_str(c->res, "tune_source", "cache");
-    } else if (search(c, r, prec, best, &gflops, &n) == CLB_OK) {
+    } else if (search(c, r, prec, row_n, best, &gflops, &n) == CLB_OK) {
         clb_param_str(c->res, "tune_source", "search");
         clb_param_num(c->res, "tune_screen_n", (double)n);
         clb_param_num(c->res, "tune_screen_gflops", gflops);
