@@ -251,6 +251,7 @@ typedef struct clb_run_opts {
     double time_budget_s; /* > 0: repeat until this much time is spent (at least 3 reps) */
     int quick;            /* smallest meaningful sizes, for tests and smoke runs */
     int inject_fault;     /* testing: corrupt the kernel output before validation */
+    int retune;           /* app.*gemm.tuned: search again, ignoring the cached winner */
 } clb_run_opts;
 void clb_run_opts_default(clb_run_opts *o);
 
@@ -259,7 +260,9 @@ enum {
     CLB_REQ_NONE = 0,
     CLB_REQ_FP64 = 1u << 0,
     CLB_REQ_FP16 = 1u << 1,
-    CLB_REQ_COMPILER = 1u << 2
+    CLB_REQ_COMPILER = 1u << 2,
+    /* An application row (app.*): runs only when a pattern names it, never in a plain run. */
+    CLB_REQ_APP = 1u << 3
 };
 
 /* The context a benchmark runs in (opaque; functions in lib/bench.h use it). */
@@ -313,6 +316,10 @@ void clb_child_kill(clb_child *c);
  * exited; -1: killed by clb_child_next_line after its deadline). */
 int clb_child_describe_end(clb_child *c, char *buf, size_t n);
 void clb_child_destroy(clb_child *c);
+/* Post-pass over one device's results array (JSON, as clb_result_to_json writes them): adds
+ * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
+ * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */
+void clb_apps_annotate(cJSON *results);
 
 /* ------------------------------------------------------------------ results document */
 

@@ -12,7 +12,7 @@
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
-       OPT_STRICT };
+       OPT_STRICT, OPT_RETUNE };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -34,6 +34,7 @@ static const struct option long_opts[] = {
     {"mpi", no_argument, NULL, OPT_MPI},
     {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"retune", no_argument, NULL, OPT_RETUNE},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -51,6 +52,7 @@ void cli_usage(FILE *f)
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
           "      --strict              exit 1 when a result is not ok, unsupported or inconclusive (CI)\n"
+          "      --retune              app.*gemm.tuned: search again instead of the cached tiles\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
           "      --mpi                 under mpirun/srun: each rank runs the device of its node-local\n"
           "                            rank (CLBENCH_RANK_DEVICE overrides), rank 0 writes one JSON\n"
@@ -116,6 +118,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_QUICK: o->run.quick = 1; break;
+    case OPT_RETUNE: o->run.retune = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT: o->run.inject_fault = 1; break;
     case OPT_STRICT: o->strict = 1; break;

@@ -32,7 +32,7 @@ static void catch_stop_signals(void)
 int cli_selected(const cli_opts *o, const clb_bench *b)
 {
     if (o->npatterns == 0)
-        return 1;
+        return !(b->requires & CLB_REQ_APP); /* app rows run only when named */
     for (int i = 0; i < o->npatterns; i++)
         if (clb_bench_match(o->patterns[i], b->name))
             return 1;
@@ -89,6 +89,8 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
         push(w, &k, "--quick");
     if (o->run.inject_fault)
         push(w, &k, "--inject-fault");
+    if (o->run.retune)
+        push(w, &k, "--retune");
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");
@@ -355,6 +357,7 @@ cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *fai
     device_run dr = {o, ref, 1, NULL, cJSON_CreateArray(), stdout, human, 0, 0, 0};
     catch_stop_signals();
     run_device(&dr);
+    clb_apps_annotate(dr.results);
     cJSON *entry = dr.entry ? dr.entry : fallback_entry(ref);
     cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
     cJSON_AddItemToObject(entry, "results", dr.results);
@@ -440,6 +443,7 @@ int cmd_run(const cli_opts *o)
             free(bufs[i]);
         }
         failed |= dr->failed;
+        clb_apps_annotate(dr->results); /* speedups and % of peak need the device's other rows */
         cJSON *entry = dr->entry ? dr->entry : fallback_entry(dr->ref);
         cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
         cJSON_AddItemToObject(entry, "results", dr->results);

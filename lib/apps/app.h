@@ -1,0 +1,49 @@
+/* The application layer (issue 14): apps with a sequential C reference, a pthreads version
+ * and OpenCL rungs, each a registry row app.<app>.<variant>. This header holds what the apps
+ * share: fixed-size timing (an app runs one problem size, not a calibrated scale), sizes from
+ * the environment, and the host thread count. */
+#ifndef CLB_APP_H
+#define CLB_APP_H
+
+#include "internal.h"
+
+/* A repetition stops early once at least 3 were taken and this much time has passed: a
+ * sequential GEMM at n = 2000 takes seconds. */
+#define APP_REP_BUDGET_S 3.0
+
+/* One timed run of the app; *seconds receives its duration. */
+typedef clb_error (*app_once_fn)(void *state, double *seconds, clb_diag *d);
+
+/* A fixed-size measurement: one discarded warm-up run, then repetitions (--reps, ending
+ * early after 3 once APP_REP_BUDGET_S has passed), then the row's validation (output is what
+ * --inject-fault corrupts; NULL for host rows, whose validate corrupts its own output), then
+ * samples = work / seconds * factor in unit. */
+typedef struct app_timing {
+    void *state;
+    app_once_fn once;
+    double work, factor;
+    const char *unit, *timer;
+    cl_mem output;
+    size_t output_bytes;
+} app_timing;
+clb_error app_measure(clb_ctx *c, const app_timing *t);
+
+/* One launch of kernel k over global/local (dims 1 or 2), waited for; *seconds from its
+ * profiling event START->END, checked against the host's wall clock. */
+clb_error app_launch(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                     const size_t *local, double *seconds, clb_diag *d);
+
+/* Size from the environment variable env (a positive integer), else quick_n under --quick,
+ * else the default for the device type (cpu_n on CPU devices, gpu_n otherwise). */
+size_t app_size(const clb_ctx *c, const char *env, size_t quick_n, size_t cpu_n, size_t gpu_n);
+
+/* Online host cores (at least 1). */
+unsigned app_host_threads(void);
+
+/* 1 when the run asks for a corrupted output (host rows corrupt their own output). */
+int app_inject_fault(const clb_ctx *c);
+
+/* Uniform random value in [-1, 1) from the xorshift stream of internal.h. */
+double app_uniform(uint64_t *state);
+
+#endif

@@ -1,0 +1,150 @@
+/* Validation of a GEMM result against A B computed in double (docs/apps/gemm.md). */
+#include "gemm.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+static double at(const void *p, size_t prec, size_t i)
+{
+    return prec == 4 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+}
+
+/* Unit roundoff of the app's precision, plus the host's double rounding. */
+static double unit_roundoff(size_t prec)
+{
+    return (prec == 4 ? 0x1p-24 : 0x1p-53) + 2 * 0x1p-53;
+}
+
+/* Element (i, j) of A B and its error scale sum_k |a_ik b_kj|, both in double. */
+static void dot(const gemm_mats *m, size_t i, size_t j, double *v, double *s)
+{
+    double acc = 0, mag = 0;
+    for (size_t k = 0; k < m->n; k++) {
+        double p = at(m->a, m->prec, i * m->n + k) * at(m->b, m->prec, k * m->n + j);
+        acc += p;
+        mag += fabs(p);
+    }
+    *v = acc;
+    *s = mag;
+}
+
+static clb_error check_element(const gemm_mats *m, const void *c, size_t ldc, size_t i, size_t j,
+                               double tolf, clb_diag *d)
+{
+    double v, s, got = at(c, m->prec, i * ldc + j);
+    dot(m, i, j, &v, &s);
+    double tol = tolf * s + DBL_MIN;
+    if (!(fabs(got - v) <= tol))
+        return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
+                            "C[%zu][%zu] = %.9g, expected %.9g (|error| %.3g > bound %.3g)", i, j,
+                            got, v, fabs(got - v), tol);
+    return CLB_OK;
+}
+
+/* y = |M| x or M x for an n x n matrix (abs selects), in double. */
+static void matvec(const void *mat, size_t prec, size_t n, size_t ld, const double *x, double *y,
+                   int abs_)
+{
+    for (size_t i = 0; i < n; i++) {
+        double acc = 0;
+        for (size_t k = 0; k < n; k++) {
+            double e = at(mat, prec, i * ld + k);
+            acc += (abs_ ? fabs(e) : e) * x[k];
+        }
+        y[i] = acc;
+    }
+}
+
+/* Freivalds: C x against A (B x) for a random x; row i may differ by at most
+ * tolf (|A| |B| |x|)_i, the element bound summed over the row. */
+static clb_error freivalds(const gemm_mats *m, const void *c, size_t ldc, uint64_t *rng,
+                           double tolf, clb_diag *d)
+{
+    size_t n = m->n;
+    double *x = calloc(n, sizeof *x), *ax = calloc(n, sizeof *ax), *t = calloc(n, sizeof *t),
+           *y = calloc(n, sizeof *y), *z = calloc(n, sizeof *z), *w = calloc(n, sizeof *w);
+    clb_diag_clear(d);
+    if (!x || !ax || !t || !y || !z || !w)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        x[i] = app_uniform(rng);
+        ax[i] = fabs(x[i]);
+    }
+    matvec(c, m->prec, n, ldc, x, y, 0);    /* C x */
+    matvec(m->b, m->prec, n, n, x, t, 0);   /* B x */
+    matvec(m->a, m->prec, n, n, t, z, 0);   /* A (B x) */
+    matvec(m->b, m->prec, n, n, ax, t, 1);  /* |B| |x| */
+    matvec(m->a, m->prec, n, n, t, w, 1);   /* |A| |B| |x| */
+    for (size_t i = 0; i < n; i++) {
+        double tol = tolf * w[i] + DBL_MIN;
+        if (!(fabs(y[i] - z[i]) <= tol))
+            CLB_FAIL(d, CLB_ERR_INVALID_RESULT,
+                     "Freivalds check: row %zu of C x is %.9g, A (B x) gives %.9g (|diff| %.3g > "
+                     "bound %.3g)",
+                     i, y[i], z[i], fabs(y[i] - z[i]), tol);
+    }
+cleanup:
+    free(x);
+    free(ax);
+    free(t);
+    free(y);
+    free(z);
+    free(w);
+    return d->err;
+}
+
+clb_error gemm_check(const gemm_mats *m, const void *c, size_t ldc, uint64_t seed, clb_diag *d)
+{
+    size_t n = m->n;
+    double tolf = 4.0 * sqrt((double)n) * unit_roundoff(m->prec);
+    uint64_t rng = seed | 1;
+    clb_diag_clear(d);
+    if (n <= GEMM_CHECK_ALL_N) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++)
+                if (check_element(m, c, ldc, i, j, tolf, d) != CLB_OK)
+                    return d->err;
+        return CLB_OK;
+    }
+    if (freivalds(m, c, ldc, &rng, tolf, d) != CLB_OK)
+        return d->err;
+    /* The edges, where padding and partial tiles end, then random elements. */
+    for (size_t e = 0; e < n; e += 1 + n / 256)
+        if (check_element(m, c, ldc, n - 1, e, tolf, d) != CLB_OK ||
+            check_element(m, c, ldc, e, n - 1, tolf, d) != CLB_OK)
+            return d->err;
+    for (int s = 0; s < 1024; s++)
+        if (check_element(m, c, ldc, clb_rand64(&rng) % n, clb_rand64(&rng) % n, tolf, d) != CLB_OK)
+            return d->err;
+    return CLB_OK;
+}
+
+clb_error gemm_mats_init(gemm_mats *m, size_t n, size_t prec, uint64_t seed, clb_diag *d)
+{
+    m->n = n;
+    m->prec = prec;
+    m->a = malloc(n * n * prec);
+    m->b = malloc(n * n * prec);
+    if (!m->a || !m->b)
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory for two %zu x %zu matrices", n, n);
+    uint64_t rng = seed | 1;
+    for (size_t i = 0; i < n * n; i++) {
+        double va = app_uniform(&rng), vb = app_uniform(&rng);
+        if (prec == 4) {
+            ((float *)m->a)[i] = (float)va;
+            ((float *)m->b)[i] = (float)vb;
+        } else {
+            ((double *)m->a)[i] = va;
+            ((double *)m->b)[i] = vb;
+        }
+    }
+    return CLB_OK;
+}
+
+void gemm_mats_free(gemm_mats *m)
+{
+    free(m->a);
+    free(m->b);
+    m->a = m->b = NULL;
+}

@@ -1,0 +1,60 @@
+/* The OpenCL rungs of the GEMM ladder: rung descriptions, blocked configurations, and one
+ * rung's set-up and timed run (lib/apps/gemm/gemm.c), shared with the tuner. */
+#ifndef CLB_APP_GEMM_CL_H
+#define CLB_APP_GEMM_CL_H
+
+#include "gemm.h"
+
+typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK, RK_VEC } rung_kind;
+
+/* Tile configuration of the blocked kernel (macros of gemm_rungs.cl). */
+typedef struct gemm_blk {
+    unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* family 0: local tiles (GPU form) */
+    unsigned family;                              /* 0 local tiles, 1 register vectors */
+    unsigned rm, w, vn;                           /* family 1: RM rows x VN vectors of W */
+} gemm_blk;
+
+typedef struct gemm_rung {
+    const char *name;   /* the kernel is gemm_<name> */
+    rung_kind kind;
+    unsigned kvec;      /* row rungs: K padded to this multiple (vector width) */
+    int local_b;        /* row rungs: a __local column of B (K elements) */
+    int private_a;      /* row rungs: a private row of A (KP defined) */
+    gemm_blk blk;       /* blocked rungs */
+    int index;          /* position in the ladder (rung_index) */
+    int seed_ladder;    /* runs at the ladder size (CLBENCH_GEMM_LADDER_N) */
+} gemm_rung;
+
+/* One row: precision (4 or 8 bytes) and rung (NULL for the host rows). */
+typedef struct gemm_arg {
+    size_t prec;
+    const gemm_rung *rung;
+} gemm_arg;
+
+/* A rung set up on the device at size n: padded buffers, built kernel, launch geometry. */
+typedef struct gemm_dev {
+    clb_ctx *c;
+    const gemm_mats *m;
+    cl_command_queue q;
+    cl_program prog;
+    cl_kernel k;
+    cl_mem a, b, cbuf;
+    size_t mp, np, kp;  /* padded sizes */
+    size_t global[2], local[2];
+    cl_uint dims;
+} gemm_dev;
+
+/* Builds rung r with configuration blk (blocked rungs) for m and uploads the padded inputs.
+ * Unsupported configurations (local memory, work-group size) return CLB_ERR_UNSUPPORTED. */
+clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, const gemm_mats *m,
+                         gemm_dev *g);
+clb_error gemm_dev_once(void *state, double *seconds, clb_diag *d);
+/* Reads C back and checks it with gemm_check. */
+clb_error gemm_dev_check(gemm_dev *g, clb_diag *d);
+void gemm_dev_release(gemm_dev *g);
+
+/* The tuned rung's search: the fastest valid configuration on this device, from the cache
+ * or a new search at min(1024 on CPUs / 2048, row_n) (lib/apps/gemm/gemm_tune.c). */
+clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n, gemm_blk *best);
+
+#endif

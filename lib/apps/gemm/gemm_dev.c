@@ -1,0 +1,195 @@
+/* One OpenCL rung of the GEMM ladder on the device: padded buffers, the build with the
+ * rung's macros, the launch geometry, a timed launch and the check of its output. */
+#include "gemm_cl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t round_up(size_t x, size_t m)
+{
+    return (x + m - 1) / m * m;
+}
+
+/* The source prefix: the element type and the rung's compile-time sizes. */
+static void prefix(const gemm_rung *r, const gemm_blk *b, size_t prec, size_t kp, char *buf,
+                   size_t len)
+{
+    int o = snprintf(buf, len, "%s#define REAL %s\n#define REAL4 %s4\n#define REAL8 %s8\n",
+                     prec == 8 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
+                     prec == 8 ? "double" : "float", prec == 8 ? "double" : "float",
+                     prec == 8 ? "double" : "float");
+    if (o > 0 && (size_t)o < len && r->private_a)
+        o += snprintf(buf + o, len - (size_t)o, "#define KP %zu\n", kp);
+    if (o > 0 && (size_t)o < len && (r->kind == RK_BLOCK || r->kind == RK_VEC))
+        o += snprintf(buf + o, len - (size_t)o, "#define FAMILY %u\n", b->family);
+    if (o > 0 && (size_t)o < len && b->family == 0 && r->kind == RK_BLOCK)
+        snprintf(buf + o, len - (size_t)o,
+                 "#define TSM %u\n#define TSN %u\n#define TSK %u\n#define WPTM %u\n"
+                 "#define WPTN %u\n#define VW %u\n#define DBUF %u\n",
+                 b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->vw, b->dbuf);
+    else if (o > 0 && (size_t)o < len && (b->family == 1 || r->kind == RK_VEC))
+        snprintf(buf + o, len - (size_t)o, "#define RM %u\n#define W %u\n#define VN %u\n",
+                 b->rm, b->w, b->vn);
+}
+
+/* Padded sizes, work-group and global sizes of rung r; local bytes it needs in *lbytes. */
+static clb_error geometry(gemm_dev *g, const gemm_rung *r, const gemm_blk *b, size_t prec,
+                          size_t *lbytes, clb_diag *d)
+{
+    size_t n = g->m->n;
+    *lbytes = 0;
+    g->dims = 2;
+    if (r->kind == RK_2D || r->kind == RK_TILED) {
+        g->mp = g->np = round_up(n, 16);
+        g->kp = r->kind == RK_TILED ? round_up(n, 16) : n;
+        g->local[0] = g->local[1] = 16;
+        g->global[0] = g->global[1] = g->mp;
+    } else if (r->kind == RK_ROW) {
+        g->dims = 1;
+        g->local[0] = 64;
+        g->mp = round_up(n, 64);
+        g->np = n;
+        g->kp = round_up(n, r->kvec);
+        g->global[0] = g->mp;
+        *lbytes = r->local_b ? g->kp * prec : 0;
+    } else if (b->family == 1 || r->kind == RK_VEC) {
+        if (!b->rm || !b->vn || (b->w != 2 && b->w != 4 && b->w != 8 && b->w != 16))
+            return clb_diag_set(d, CLB_ERR_USAGE, "inconsistent register-vector configuration");
+        g->mp = round_up(n, b->rm);
+        g->np = round_up(n, (size_t)b->vn * b->w);
+        g->kp = n;
+        g->local[0] = 0; /* the implementation chooses */
+        g->global[0] = g->mp / b->rm;
+        g->global[1] = g->np / ((size_t)b->vn * b->w);
+    } else {
+        if (!b->wptm || !b->wptn || b->tsm % b->wptm || b->tsn % b->wptn || b->tsk % b->vw ||
+            b->tsn % b->vw)
+            return clb_diag_set(d, CLB_ERR_USAGE, "inconsistent tile configuration");
+        g->mp = round_up(n, b->tsm);
+        g->np = round_up(n, b->tsn);
+        g->kp = round_up(n, b->tsk);
+        g->local[0] = b->tsn / b->wptn;
+        g->local[1] = b->tsm / b->wptm;
+        g->global[0] = g->np / b->wptn;
+        g->global[1] = g->mp / b->wptm;
+        *lbytes = (1 + b->dbuf) * b->tsk * (b->tsm + b->tsn) * prec;
+    }
+    return CLB_OK;
+}
+
+/* Zero-padded rows x cols copy of the n x n matrix src. Caller frees. */
+static void *padded(const void *src, size_t n, size_t rows, size_t cols, size_t prec)
+{
+    char *p = calloc(rows * cols, prec);
+    if (p)
+        for (size_t i = 0; i < n; i++)
+            memcpy(p + i * cols * prec, (const char *)src + i * n * prec, n * prec);
+    return p;
+}
+
+static clb_error check_limits(gemm_dev *g, size_t lbytes, clb_diag *d)
+{
+    cl_device_id dev = clb_device_reference(g->c->dev)->device;
+    cl_ulong lmem = 0;
+    size_t wg = 0, want = g->local[0] ? g->local[0] * (g->dims == 2 ? g->local[1] : 1) : 1;
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL));
+    CLB_CL(d, clGetKernelWorkGroupInfo(g->k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+    if (lbytes > lmem)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "the rung needs %zu bytes of local memory, the device has %llu",
+                 lbytes, (unsigned long long)lmem);
+    if (want > wg)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "the rung needs work-groups of %zu, the kernel allows %zu",
+                 want, wg);
+cleanup:
+    return d->err;
+}
+
+static clb_error upload(gemm_dev *g, size_t prec, clb_diag *d)
+{
+    cl_context ctx = clb_device_context(g->c->dev);
+    void *ap = padded(g->m->a, g->m->n, g->mp, g->kp, prec);
+    void *bp = padded(g->m->b, g->m->n, g->kp, g->np, prec);
+    const cl_uchar junk = 0x5A;
+    if (!ap || !bp)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for the padded inputs");
+    CLB_CL(d, g->a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, g->mp * g->kp * prec, ap, CLB_ERRP));
+    CLB_CL(d, g->b = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, g->kp * g->np * prec, bp, CLB_ERRP));
+    CLB_CL(d, g->cbuf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, g->mp * g->np * prec, NULL, CLB_ERRP));
+    /* Stale output must not pass the check: C starts as junk. */
+    CLB_CL(d, clEnqueueFillBuffer(g->q, g->cbuf, &junk, 1, 0, g->mp * g->np * prec, 0, NULL, NULL));
+    CLB_CL(d, clFinish(g->q));
+cleanup:
+    free(ap);
+    free(bp);
+    return d->err;
+}
+
+static clb_error set_args(gemm_dev *g, size_t lbytes, clb_diag *d)
+{
+    cl_int mi = (cl_int)g->mp, ni = (cl_int)g->np, ki = (cl_int)g->kp;
+    CLB_CL(d, clSetKernelArg(g->k, 0, sizeof mi, &mi));
+    CLB_CL(d, clSetKernelArg(g->k, 1, sizeof ni, &ni));
+    CLB_CL(d, clSetKernelArg(g->k, 2, sizeof ki, &ki));
+    CLB_CL(d, clSetKernelArg(g->k, 3, sizeof g->a, &g->a));
+    CLB_CL(d, clSetKernelArg(g->k, 4, sizeof g->b, &g->b));
+    CLB_CL(d, clSetKernelArg(g->k, 5, sizeof g->cbuf, &g->cbuf));
+    if (lbytes && g->dims == 1)
+        CLB_CL(d, clSetKernelArg(g->k, 6, lbytes, NULL));
+cleanup:
+    return d->err;
+}
+
+clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, const gemm_mats *m,
+                         gemm_dev *g)
+{
+    clb_diag *d = &c->diag;
+    char pre[512], kname[64];
+    size_t lbytes = 0;
+    *g = (gemm_dev){.c = c, .m = m, .q = clb_device_queue(c->dev)};
+    if (geometry(g, r, blk, m->prec, &lbytes, d) != CLB_OK)
+        return d->err;
+    if (m->n > 0x7fffffff / m->n)
+        return clb_diag_set(d, CLB_ERR_UNSUPPORTED, "n = %zu overflows the kernels' int indices", m->n);
+    prefix(r, blk, m->prec, g->kp, pre, sizeof pre);
+    snprintf(kname, sizeof kname, "gemm_%s", r->name);
+    if (clb_build(c, "gemm_rungs", pre, "", &g->prog) != CLB_OK)
+        return d->err;
+    CLB_CL(d, g->k = clCreateKernel(g->prog, kname, CLB_ERRP));
+    if (check_limits(g, lbytes, d) != CLB_OK || upload(g, m->prec, d) != CLB_OK)
+        goto cleanup;
+    set_args(g, lbytes, d);
+cleanup:
+    return d->err;
+}
+
+clb_error gemm_dev_once(void *state, double *seconds, clb_diag *d)
+{
+    gemm_dev *g = state;
+    return app_launch(g->q, g->k, g->dims, g->global, g->local[0] ? g->local : NULL, seconds, d);
+}
+
+clb_error gemm_dev_check(gemm_dev *g, clb_diag *d)
+{
+    size_t bytes = g->mp * g->np * g->m->prec;
+    void *host = malloc(bytes);
+    clb_diag_clear(d);
+    if (!host)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    CLB_CL(d, clEnqueueReadBuffer(g->q, g->cbuf, CL_TRUE, 0, bytes, host, 0, NULL, NULL));
+    gemm_check(g->m, host, g->np, (uint64_t)(uintptr_t)g ^ (uint64_t)(clb_now() * 1e6), d);
+cleanup:
+    free(host);
+    return d->err;
+}
+
+void gemm_dev_release(gemm_dev *g)
+{
+    clb_release_mem(g->a);
+    clb_release_mem(g->b);
+    clb_release_mem(g->cbuf);
+    clb_release_kernel(g->k);
+    clb_release_program(g->prog);
+    g->a = g->b = g->cbuf = NULL;
+    g->k = NULL;
+    g->prog = NULL;
+}

@@ -1,0 +1,310 @@
+/* GEMM ladder, C = A B, row-major, all matrices padded by the host to the rung's multiples
+ * (padding is zero, so no bounds checks): A is M x K, B is K x N, C is M x N. The prefix
+ * defines REAL, REAL4, REAL8 (float or double) and, per rung, KP (= K, for private rows),
+ * and the blocking macros of the blocked rungs. One kernel per rung, named after it. */
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+/* Seed 002, rung 1: work-items along dimension 0 walk down a column of C (a row apart in
+ * memory), and the sum accumulates in global memory. */
+__kernel void gemm_naive(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+                         __global REAL *C)
+{
+    int i = get_global_id(0), j = get_global_id(1);
+    C[i * N + j] = 0;
+    for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+
+/* Rung 2: neighbouring work-items write neighbouring elements of C (coalesced). */
+__kernel void gemm_coalesced(int M, int N, int K, __global const REAL *A,
+                             __global const REAL *B, __global REAL *C)
+{
+    int j = get_global_id(0), i = get_global_id(1);
+    C[i * N + j] = 0;
+    for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+
+/* Rung 3: the sum in a private variable, one store (seed 001, listing 2). */
+__kernel void gemm_private_acc(int M, int N, int K, __global const REAL *A,
+                               __global const REAL *B, __global REAL *C)
+{
+    int j = get_global_id(0), i = get_global_id(1);
+    REAL acc = 0;
+    for (int k = 0; k < K; k++)
+        acc += A[i * K + k] * B[k * N + j];
+    C[i * N + j] = acc;
+}
+
+/* Seed 001, listing 3: TS x TS tiles of A and B in local memory. */
+#ifndef TS
+#define TS 16
+#endif
+__kernel void gemm_tiled(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+                         __global REAL *C)
+{
+    __local REAL As[TS][TS], Bs[TS][TS];
+    int c = get_local_id(0), r = get_local_id(1);
+    int j = get_group_id(0) * TS + c, i = get_group_id(1) * TS + r;
+    REAL acc = 0;
+    for (int t = 0; t < K; t += TS) {
+        As[r][c] = A[i * K + t + c];
+        Bs[r][c] = B[(t + r) * N + j];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TS; k++)
+            acc += As[r][k] * Bs[k][c];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    C[i * N + j] = acc;
+}
+
+/* Seed 002, rung 4: one row of C per work-item. */
+__kernel void gemm_row(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+                       __global REAL *C)
+{
+    int i = get_global_id(0);
+    for (int j = 0; j < N; j++) {
+        REAL acc = 0;
+        for (int k = 0; k < K; k++)
+            acc += A[i * K + k] * B[k * N + j];
+        C[i * N + j] = acc;
+    }
+}
+
+#ifdef KP
+/* Rung 5: the work-item's row of A copied once into private memory. */
+__kernel void gemm_row_private_a(int M, int N, int K, __global const REAL *A,
+                                 __global const REAL *B, __global REAL *C)
+{
+    int i = get_global_id(0);
+    REAL arow[KP];
+    for (int k = 0; k < KP; k++)
+        arow[k] = A[i * K + k];
+    for (int j = 0; j < N; j++) {
+        REAL acc = 0;
+        for (int k = 0; k < KP; k++)
+            acc += arow[k] * B[k * N + j];
+        C[i * N + j] = acc;
+    }
+}
+
+/* The work-group copies column j of B into local memory, each work-item a strided share. */
+#define LOAD_BCOL(bcol, j)                                                         \
+    do {                                                                           \
+        barrier(CLK_LOCAL_MEM_FENCE);                                              \
+        for (int k = get_local_id(0); k < KP; k += (int)get_local_size(0))         \
+            (bcol)[k] = B[k * N + (j)];                                            \
+        barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    } while (0)
+
+/* Rung 6: plus the column of B, shared by the work-group, in local memory. */
+__kernel void gemm_row_local_b(int M, int N, int K, __global const REAL *A,
+                               __global const REAL *B, __global REAL *C,
+                               __local REAL *bcol)
+{
+    int i = get_global_id(0);
+    REAL arow[KP];
+    for (int k = 0; k < KP; k++)
+        arow[k] = A[i * K + k];
+    for (int j = 0; j < N; j++) {
+        LOAD_BCOL(bcol, j);
+        REAL acc = 0;
+        for (int k = 0; k < KP; k++)
+            acc += arow[k] * bcol[k];
+        C[i * N + j] = acc;
+    }
+}
+
+/* Rung 7: dot() over float4 built from scalars inside the main loop (KP % 4 == 0). */
+__kernel void gemm_row_float4(int M, int N, int K, __global const REAL *A,
+                              __global const REAL *B, __global REAL *C, __local REAL *bcol)
+{
+    int i = get_global_id(0);
+    REAL arow[KP];
+    for (int k = 0; k < KP; k++)
+        arow[k] = A[i * K + k];
+    for (int j = 0; j < N; j++) {
+        LOAD_BCOL(bcol, j);
+        REAL acc = 0;
+        for (int k = 0; k < KP; k += 4)
+            acc += dot((REAL4)(arow[k], arow[k + 1], arow[k + 2], arow[k + 3]),
+                       (REAL4)(bcol[k], bcol[k + 1], bcol[k + 2], bcol[k + 3]));
+        C[i * N + j] = acc;
+    }
+}
+
+/* Rung 8: the row and the column held as vectors, so the main loop converts nothing. */
+__kernel void gemm_row_float4_noconv(int M, int N, int K, __global const REAL *A,
+                                     __global const REAL *B, __global REAL *C,
+                                     __local REAL *bcol)
+{
+    int i = get_global_id(0);
+    REAL4 arow[KP / 4];
+    for (int k = 0; k < KP / 4; k++)
+        arow[k] = vload4(k, A + i * K);
+    for (int j = 0; j < N; j++) {
+        LOAD_BCOL(bcol, j);
+        REAL acc = 0;
+        for (int k = 0; k < KP / 4; k++)
+            acc += dot(arow[k], vload4(k, bcol)); /* vload: the local buffer's alignment is the scalar's */
+        C[i * N + j] = acc;
+    }
+}
+
+/* Rung 9: eight-wide vectors (KP % 8 == 0); dot8 as in the seed, via two float4 halves. */
+__kernel void gemm_row_float8(int M, int N, int K, __global const REAL *A,
+                              __global const REAL *B, __global REAL *C, __local REAL *bcol)
+{
+    int i = get_global_id(0);
+    REAL8 arow[KP / 8];
+    for (int k = 0; k < KP / 8; k++)
+        arow[k] = vload8(k, A + i * K);
+    for (int j = 0; j < N; j++) {
+        LOAD_BCOL(bcol, j);
+        REAL acc = 0;
+        for (int k = 0; k < KP / 8; k++) {
+            REAL8 p = arow[k] * vload8(k, bcol);
+            acc += dot(p.lo + p.hi, (REAL4)(1));
+        }
+        C[i * N + j] = acc;
+    }
+}
+#endif
+
+#ifdef TSM
+/* Blocked rungs: a work-group computes a TSM x TSN tile of C over TSK-deep slices of A and B
+ * held in local memory; each work-item accumulates WPTM x WPTN outputs in registers, strided
+ * by the work-group's extent so neighbouring work-items touch neighbouring local words.
+ * VW: width of the global loads (vloadVW); DBUF: two local buffers, the next slice loaded
+ * while the current one is used, one barrier per slice. */
+#define RTSM (TSM / WPTM)
+#define RTSN (TSN / WPTN)
+#define NT (RTSM * RTSN)
+#define NBUF (1 + DBUF)
+#if VW == 1
+#define LOADV(p) (*(p))
+#define STOREV(v, p) (*(p) = (v))
+typedef REAL realv;
+#else
+#define LOADV(p) CAT(vload, VW)(0, p)
+#define STOREV(v, p) CAT(vstore, VW)(v, 0, p)
+typedef CAT(REAL, VW) realv;
+#endif
+
+/* Slice t of A (TSM x TSK, stored transposed: As[k][m]) and of B (TSK x TSN) into buffer b. */
+void load_slice(__global const REAL *A, __global const REAL *B, int N, int K, int m0,
+                       int n0, int k0, int tid, __local REAL *As, __local REAL *Bs)
+{
+    for (int v = tid; v < TSM * TSK / VW; v += NT) {
+        int r = v / (TSK / VW), cv = (v % (TSK / VW)) * VW;
+        REAL tmp[VW];
+        STOREV(LOADV(A + (m0 + r) * K + k0 + cv), tmp);
+        for (int e = 0; e < VW; e++)
+            As[(cv + e) * TSM + r] = tmp[e];
+    }
+    for (int v = tid; v < TSK * TSN / VW; v += NT) {
+        int r = v / (TSN / VW), cv = (v % (TSN / VW)) * VW;
+        STOREV(LOADV(B + (k0 + r) * N + n0 + cv), Bs + r * TSN + cv);
+    }
+}
+
+void blocked(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+                    __global REAL *C, __local REAL *As, __local REAL *Bs)
+{
+    int tx = get_local_id(0), ty = get_local_id(1), tid = ty * RTSN + tx;
+    int n0 = get_group_id(0) * TSN, m0 = get_group_id(1) * TSM;
+    REAL acc[WPTM][WPTN];
+    for (int wm = 0; wm < WPTM; wm++)
+        for (int wn = 0; wn < WPTN; wn++)
+            acc[wm][wn] = 0;
+    int slices = K / TSK;
+    load_slice(A, B, N, K, m0, n0, 0, tid, As, Bs);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = 0; t < slices; t++) {
+        int cur = (t % NBUF);
+        if (DBUF && t + 1 < slices)
+            load_slice(A, B, N, K, m0, n0, (t + 1) * TSK, tid, As + ((t + 1) % NBUF) * TSK * TSM,
+                       Bs + ((t + 1) % NBUF) * TSK * TSN);
+        __local REAL *as = As + cur * TSK * TSM, *bs = Bs + cur * TSK * TSN;
+        for (int k = 0; k < TSK; k++) {
+            REAL breg[WPTN];
+            for (int wn = 0; wn < WPTN; wn++)
+                breg[wn] = bs[k * TSN + tx + wn * RTSN];
+            for (int wm = 0; wm < WPTM; wm++) {
+                REAL a = as[k * TSM + ty + wm * RTSM];
+                for (int wn = 0; wn < WPTN; wn++)
+                    acc[wm][wn] = fma(a, breg[wn], acc[wm][wn]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (!DBUF && t + 1 < slices) {
+            load_slice(A, B, N, K, m0, n0, (t + 1) * TSK, tid, As, Bs);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    for (int wm = 0; wm < WPTM; wm++)
+        for (int wn = 0; wn < WPTN; wn++)
+            C[(m0 + ty + wm * RTSM) * N + n0 + tx + wn * RTSN] = acc[wm][wn];
+}
+
+#define BLOCKED_KERNEL(name)                                                                 \
+    __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void name(                 \
+        int M, int N, int K, __global const REAL *A, __global const REAL *B, __global REAL *C) \
+    {                                                                                        \
+        __local REAL As[NBUF * TSK * TSM], Bs[NBUF * TSK * TSN];                             \
+        blocked(M, N, K, A, B, C, As, Bs);                                                   \
+    }
+/* Beyond the seeds: 2D register blocking (VW 1, one buffer), vectorized global loads,
+ * double-buffered local slices, and the configuration the tuner found on this device. */
+BLOCKED_KERNEL(gemm_regblock)
+BLOCKED_KERNEL(gemm_vectorized)
+BLOCKED_KERNEL(gemm_double_buffered)
+#if FAMILY == 0
+BLOCKED_KERNEL(gemm_tuned)
+#endif
+#endif
+
+#ifdef RM
+/* Register blocking with explicit vectors, the form a CPU compiles well: no local memory and
+ * no barriers; each work-item keeps an RM x (VN W) block of C in RM * VN vectors of width W,
+ * streaming its rows of A and a panel of B that neighbouring work-items (dimension 0 walks
+ * down the rows) share in cache. */
+#define VT CAT(REAL, W)
+void vecblock(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+              __global REAL *C)
+{
+    int i0 = get_global_id(0) * RM, j0 = get_global_id(1) * (VN * W);
+    VT acc[RM][VN];
+    for (int r = 0; r < RM; r++)
+        for (int v = 0; v < VN; v++)
+            acc[r][v] = (VT)(0);
+    for (int k = 0; k < K; k++) {
+        VT b[VN];
+        for (int v = 0; v < VN; v++)
+            b[v] = CAT(vload, W)(0, B + k * N + j0 + v * W);
+        for (int r = 0; r < RM; r++) {
+            VT a = (VT)(A[(i0 + r) * K + k]);
+            for (int v = 0; v < VN; v++)
+                acc[r][v] = fma(a, b[v], acc[r][v]);
+        }
+    }
+    for (int r = 0; r < RM; r++)
+        for (int v = 0; v < VN; v++)
+            CAT(vstore, W)(acc[r][v], 0, C + (i0 + r) * N + j0 + v * W);
+}
+
+__kernel void gemm_register_vectors(int M, int N, int K, __global const REAL *A,
+                                    __global const REAL *B, __global REAL *C)
+{
+    vecblock(M, N, K, A, B, C);
+}
+#if FAMILY == 1
+__kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+                         __global REAL *C)
+{
+    vecblock(M, N, K, A, B, C);
+}
+#endif
+#endif
