@@ -147,3 +147,63 @@ kernel void mem_stream(global const VT *restrict a, global const VT *restrict b,
     (void)b;
     (void)k;
 }
+
+/* ---- The straightforward form (lib/bench/memory_stream.c): one vector per work-item, global
+ * size = vectors (read_strided / read_random: = lines), no loop, so nothing is read twice in
+ * a launch. The local size comes from the host (a power of two for the reads' reduction) or,
+ * for write and STREAM, from the driver. ---- */
+
+/* The work-group's sum of x in local memory (L a power of two); item 0 writes it. */
+void simple_group_sum(local uint *t, uint x, global uint *out)
+{
+    uint l = get_local_id(0);
+    t[l] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint h = get_local_size(0) / 2; h > 0; h /= 2) {
+        if (l < h)
+            t[l] += t[l + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0)
+        out[get_group_id(0)] = t[0];
+}
+
+/* Item g reads vector g * stride (PATTERN 0, 1) or idx[g] * stride (PATTERN 2): with the
+ * stride one cache line, each line of the array is touched once. */
+kernel void simple_read(global const VT *restrict a, global const uint *restrict idx,
+                        global uint *restrict out, local uint *t, uint stride)
+{
+    uint g = get_global_id(0);
+#if PATTERN == 2
+    uint v = idx[g] * stride;
+#else
+    uint v = g * stride;
+#endif
+    (void)idx;
+    simple_group_sum(t, HSUM(a[v]), out);
+}
+
+/* Writes hash(word index) ^ tag, as mem_write. */
+kernel void simple_write(global VT *restrict a, uint tag)
+{
+    uint v = get_global_id(0);
+    a[v] = (((VT)(v * (uint)VW) + LANES) * 2654435761u) ^ (VT)(tag);
+}
+
+/* STREAM, OP as mem_stream. */
+kernel void simple_stream(global const VT *restrict a, global const VT *restrict b,
+                          global VT *restrict c, uint k)
+{
+    uint v = get_global_id(0);
+#if OP == 0
+    c[v] = a[v];
+#elif OP == 1
+    c[v] = a[v] * k;
+#elif OP == 2
+    c[v] = a[v] + b[v];
+#else
+    c[v] = a[v] + b[v] * k;
+#endif
+    (void)b;
+    (void)k;
+}
