@@ -36,7 +36,9 @@ typedef struct fvariant {
     int chunked;   /* 0: the straightforward form */
     unsigned vw;
     size_t local;  /* straightforward form: 0 = the driver's choice */
-    double screen; /* screening median, GB/s */
+    int screened;  /* 1 when `screen` holds the screening median (GB/s) */
+    double screen;
+    char skipped[160]; /* why it was left out (too slow for the watchdog), or "" */
     int measured;  /* 1 when `full` holds the full measurement's median */
     double full;
 } fvariant;
@@ -54,7 +56,12 @@ typedef struct fstate {
     cl_kernel k;
     unsigned vw;
     size_t local; /* 0: the driver's choice */
-    size_t items; /* global size */
+    size_t total;   /* items of a pass: vectors, or lines */
+    size_t block;   /* items per unit of scale: total / nblocks, a multiple of 1024 */
+    size_t nblocks;
+    size_t items;   /* global size of the last launch */
+    cl_uint base;   /* the last launch's first item */
+    cl_uint next;   /* the next launch's first item */
     cl_uint stride, tag;
 } fstate;
 
@@ -79,10 +86,10 @@ static int sparse(const frow *r) { return r->kind == F_READ && r->pattern != 0; 
 static double f_work(const void *state, uint64_t scale)
 {
     const fstate *s = state;
-    (void)scale;
+    double items = (double)s->block * (double)scale;
     if (sparse(s->r))
-        return (double)s->items * (s->m.fetch_bytes + (s->r->pattern == 2 ? 4.0 : 0.0));
-    return (double)s->items * 4.0 * s->vw * s->r->arrays;
+        return items * (s->m.fetch_bytes + (s->r->pattern == 2 ? 4.0 : 0.0));
+    return items * 4.0 * s->vw * s->r->arrays;
 }
 
 /* Array sizes: >= 4x the largest cache (mem_dram_bytes). Strided / random: that is the
@@ -170,7 +177,12 @@ static clb_error f_bind(clb_ctx *c, fstate *s, unsigned vw, size_t local, cl_pro
     s->vw = vw;
     s->local = local;
     s->stride = sparse(s->r) ? s->m.line_bytes / (4u * vw) : 1u;
-    s->items = sparse(s->r) ? s->lines : s->words / vw;
+    s->total = sparse(s->r) ? s->lines : s->words / vw;
+    s->nblocks = s->total / 1024 < 64 ? (s->total / 1024 ? s->total / 1024 : 1) : 64;
+    s->block = s->total / s->nblocks;
+    s->next = 0;
+    cl_uint total = (cl_uint)s->total, a0 = s->r->kind == F_READ ? 5 : s->r->kind == F_WRITE ? 2 : 4;
+    CLB_CL(d, clSetKernelArg(s->k, a0 + 1, sizeof total, &total));
     if (s->r->kind == F_READ) {
         cl_mem idx = s->idx ? s->idx : s->a;
         CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
@@ -194,20 +206,24 @@ cleanup:
 static clb_error f_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *d)
 {
     fstate *s = state;
-    cl_uint tag = s->tag + 1;
-    (void)scale;
+    cl_uint tag = s->tag + 1, a0 = s->r->kind == F_READ ? 5 : s->r->kind == F_WRITE ? 2 : 4;
+    size_t items = s->block * (size_t)scale;
     if (s->r->kind == F_WRITE)
         CLB_CL(d, clSetKernelArg(s->k, 1, sizeof tag, &tag));
-    CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &s->items, s->local ? &s->local : NULL,
-                                     0, NULL, ev));
+    CLB_CL(d, clSetKernelArg(s->k, a0, sizeof s->next, &s->next));
+    CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &items, s->local ? &s->local : NULL, 0,
+                                     NULL, ev));
     s->tag = tag;
+    s->items = items;
+    s->base = s->next;
+    s->next = (cl_uint)((s->next + items) % s->total);
 cleanup:
     return d->err;
 }
 
 static cl_mem f_output(const fstate *s, size_t *bytes)
 {
-    *bytes = s->r->kind == F_READ ? s->items / s->local * 4 : s->words * 4;
+    *bytes = s->r->kind == F_READ ? s->total / s->local * 4 : s->words * 4;
     return s->r->kind == F_READ ? s->out : s->r->kind == F_WRITE ? s->a : s->c;
 }
 
@@ -215,11 +231,13 @@ static void f_params(clb_result *res, const fstate *s)
 {
     clb_param_num(res, "vector_width", s->vw);
     clb_param_num(res, "work_items", (double)s->items);
+    clb_param_num(res, "pass_share_per_launch", (double)s->items / (double)s->total);
     clb_param_num(res, "array_bytes", (double)s->words * 4.0);
     clb_param_num(res, "arrays", s->r->arrays);
-    clb_param_num(res, "bytes_per_launch", f_work(s, 1));
+    clb_param_num(res, "bytes_per_launch", f_work(s, s->items / s->block));
     clb_param_str(res, "layout", "one vector per work-item, global size = vectors (lines for "
-                                 "strided and random reads), one launch = one pass");
+                                 "strided and random reads): one launch = one pass, or a share "
+                                 "of it when a pass would not fit the watchdog");
 }
 
 /* One straightforward variant measured by the runner (a mem_variant_fn). */
@@ -232,8 +250,9 @@ static clb_error simple_run(clb_ctx *c, const void *cfg, unsigned vw)
     if (f_bind(c, s, vw, j->local, &prog) != CLB_OK)
         goto cleanup;
     cl_mem out = f_output(s, &out_bytes);
-    clb_workload w = {.state = s, .enqueue = f_enqueue, .work = f_work, .min_scale = 1,
-                      .max_scale = 1, .output = out, .output_bytes = out_bytes,
+    /* A whole pass per launch where it fits (calibration grows to it; --quick: at once). */
+    clb_workload w = {.state = s, .enqueue = f_enqueue, .work = f_work,
+                      .min_scale = c->opts->quick ? s->nblocks : 1, .max_scale = s->nblocks, .output = out, .output_bytes = out_bytes,
                       .unit_factor = 1e-9, .unit = "GB/s"};
     if (clb_measure(c, &w) != CLB_OK)
         goto cleanup;
@@ -259,25 +278,24 @@ static size_t fit_local(const mem_device *m, size_t want)
     return l;
 }
 
-/* The straightforward variants: widths (sparse reads: those within one fetch unit) x local
- * sizes (reads: no driver's choice, the reduction needs a power of two). --quick: uint4 and
- * one local size. */
-static size_t simple_variants(const clb_ctx *c, const fstate *s, fvariant *v, size_t n)
+/* Adds the straightforward variant (vw, local) unless it cannot run: sparse reads keep the
+ * vector within one fetch unit; reads need a known local size >= 16 for their reduction. */
+static size_t add_simple(const fstate *s, fvariant *v, size_t n, unsigned vw, size_t local)
 {
-    for (size_t i = 0; i < sizeof simple_widths / sizeof simple_widths[0]; i++) {
-        unsigned vw = simple_widths[i];
-        if ((c->opts->quick && vw != 4) || (sparse(s->r) && 4u * vw > s->m.fetch_bytes))
-            continue;
-        for (size_t j = 0; j < sizeof local_sizes / sizeof local_sizes[0]; j++) {
-            size_t l = local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0;
-            int dup = j > 1 && l == fit_local(&s->m, local_sizes[j - 1]);
-            if (dup || (l == 0 && s->r->kind == F_READ) || n >= MAX_VARIANTS ||
-                (c->opts->quick && local_sizes[j] != (s->r->kind == F_READ ? 256u : 0u)))
-                continue;
-            v[n++] = (fvariant){.vw = vw, .local = l};
-        }
-    }
-    return n;
+    if ((sparse(s->r) && 4u * vw > s->m.fetch_bytes) || n >= MAX_VARIANTS ||
+        (s->r->kind == F_READ && local < 16))
+        return n;
+    for (size_t i = 0; i < n; i++)
+        if (!v[i].chunked && v[i].vw == vw && v[i].local == local)
+            return n;
+    v[n] = (fvariant){.vw = vw, .local = local};
+    return n + 1;
+}
+
+/* The base local size of the width stage: the driver's choice, or 256 for the reads. */
+static size_t base_local(const fstate *s)
+{
+    return s->r->kind == F_READ ? fit_local(&s->m, 256) : 0;
 }
 
 /* The screening pass's options: no warm-up beyond calibration's two launches, 3 timed
@@ -303,24 +321,62 @@ static clb_error run_variant(clb_ctx *c, fstate *s, const fvariant *v, const clb
     return mem_measure_scratch(c, simple_run, &j, v->vw, opts, clb_memory_family_validate, out);
 }
 
+/* Screens v[0..n): a variant too slow for the watchdog is left out (its reason kept); any
+ * other failure (validation above all: a broken kernel) fails the row. */
 static clb_error screen(clb_ctx *c, fstate *s, fvariant *v, size_t n)
 {
     clb_run_opts o;
     screen_opts(c, &o);
     for (size_t i = 0; i < n; i++) {
         clb_result r;
-        if (run_variant(c, s, &v[i], &o, &r) != CLB_OK)
-            return c->diag.err; /* a variant that fails validation is a broken kernel */
+        clb_error e = run_variant(c, s, &v[i], &o, &r);
+        if (e == CLB_ERR_INVALID_TIMING) {
+            snprintf(v[i].skipped, sizeof v[i].skipped, "%.150s", c->diag.msg);
+            clb_diag_clear(&c->diag);
+            continue;
+        }
+        if (e != CLB_OK)
+            return e;
+        v[i].screened = 1;
         v[i].screen = r.value;
         clb_result_free(&r);
     }
     return CLB_OK;
 }
 
+/* Index of the best screened straightforward variant, n when there is none. */
+static size_t best_simple(const fvariant *v, size_t n)
+{
+    size_t b = n;
+    for (size_t i = 0; i < n; i++)
+        if (!v[i].chunked && v[i].screened && (b == n || v[i].screen > v[b].screen))
+            b = i;
+    return b;
+}
+
+/* The straightforward form in two stages: every width at the base local size, then the other
+ * local sizes at the best width (--quick: uint4 only). */
+static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n)
+{
+    size_t first = *n, k = *n;
+    for (size_t i = 0; i < sizeof simple_widths / sizeof simple_widths[0]; i++)
+        if (!c->opts->quick || simple_widths[i] == 4)
+            k = add_simple(s, v, k, simple_widths[i], base_local(s));
+    if (screen(c, s, v + first, k - first) != CLB_OK)
+        return c->diag.err;
+    size_t b = best_simple(v, k), second = k;
+    for (size_t j = 0; b < k && !c->opts->quick && j < sizeof local_sizes / sizeof local_sizes[0]; j++)
+        k = add_simple(s, v, k, v[b].vw, local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0);
+    *n = k;
+    return screen(c, s, v + second, k - second);
+}
+
 static int by_screen(const void *x, const void *y)
 {
-    double a = ((const fvariant *)x)->screen, b = ((const fvariant *)y)->screen;
-    return (a < b) - (a > b);
+    const fvariant *p = x, *q = y;
+    if (p->screened != q->screened)
+        return q->screened - p->screened;
+    return (p->screen < q->screen) - (p->screen > q->screen);
 }
 
 static cJSON *variant_json(const fvariant *v)
@@ -332,7 +388,10 @@ static cJSON *variant_json(const fvariant *v)
         cJSON_AddNumberToObject(o, "work_group_size", (double)v->local);
     else
         cJSON_AddStringToObject(o, "work_group_size", "driver");
-    clb_json_number(o, "screen_gbs", v->screen);
+    if (v->screened)
+        clb_json_number(o, "screen_gbs", v->screen);
+    else
+        cJSON_AddStringToObject(o, "skipped", v->skipped);
     if (v->measured)
         clb_json_number(o, "gbs", v->full);
     return o;
@@ -422,12 +481,16 @@ clb_error clb_memory_family_run(clb_ctx *c, clb_result *res)
         if (screen(c, &s, v, n) != CLB_OK)
             goto cleanup;
     }
-    size_t first = n;
-    n = simple_variants(c, &s, v, n);
-    if (f_alloc(c, &s, fit_local(&s.m, 128)) != CLB_OK || screen(c, &s, v + first, n - first) != CLB_OK)
+    if (f_alloc(c, &s, fit_local(&s.m, 128)) != CLB_OK || screen_simple(c, &s, v, &n) != CLB_OK)
         goto cleanup;
     qsort(v, n, sizeof v[0], by_screen);
-    if (finals(c, &s, v, n < FINALISTS || c->opts->quick ? 1 : FINALISTS, &best) != CLB_OK)
+    size_t k = 0;
+    while (k < n && k < (c->opts->quick ? 1u : FINALISTS) && v[k].screened)
+        k++;
+    if (!k)
+        CLB_FAIL(&c->diag, CLB_ERR_INVALID_TIMING, "no variant ran within the watchdog: %s",
+                 v[0].skipped);
+    if (finals(c, &s, v, k, &best) != CLB_OK)
         goto cleanup;
     family_params(c, &s, v, n, best);
 cleanup:
@@ -451,10 +514,10 @@ cleanup:
 /* Each work-group's sum against the host's sum of the vectors its items read. */
 static clb_error check_read(const fstate *s, const cl_uint *out, clb_diag *d)
 {
-    size_t g = 0;
+    size_t g = s->base;
     for (size_t w = 0; w < s->items / s->local; w++) {
         cl_uint want = 0;
-        for (size_t i = 0; i < s->local; i++, g++) {
+        for (size_t i = 0; i < s->local; i++, g = g + 1 < s->total ? g + 1 : 0) {
             size_t v = (s->hidx ? s->hidx[g] : g) * (size_t)s->stride;
             want += mem_sum_words(s->ha + v * s->vw, s->vw);
         }
@@ -478,6 +541,15 @@ static cl_uint word_ref(const fstate *s, size_t i)
     }
 }
 
+static clb_error validate_end(clb_ctx *c, cl_uint *out, clb_diag *d, clb_error e)
+{
+    (void)e;
+    free(out);
+    if (d != &c->diag && c->diag.err != CLB_OK && d->err == CLB_OK)
+        *d = c->diag;
+    return d->err;
+}
+
 clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     fstate *s = state;
@@ -485,20 +557,15 @@ clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
     size_t bytes = 0;
     cl_mem buf = f_output(s, &bytes);
     if (read_words(c, buf, bytes / 4, &out) != CLB_OK)
-        goto done;
-    if (s->r->kind == F_READ) {
-        check_read(s, out, d);
-        goto done;
-    }
-    for (size_t i = 0; i < s->words; i++)
-        if (out[i] != word_ref(s, i)) {
-            clb_diag_set(d, CLB_ERR_INVALID_RESULT, "word %zu: 0x%08x, host expects 0x%08x", i,
-                         (unsigned)out[i], (unsigned)word_ref(s, i));
-            break;
-        }
-done:
-    free(out);
-    if (d != &c->diag && c->diag.err != CLB_OK && d->err == CLB_OK)
-        *d = c->diag;
-    return d->err;
+        return validate_end(c, out, d, CLB_OK);
+    if (s->r->kind == F_READ)
+        return validate_end(c, out, d, check_read(s, out, d));
+    /* every word of the last launch's items */
+    for (size_t j = 0, v = s->base; j < s->items; j++, v = v + 1 < s->total ? v + 1 : 0)
+        for (size_t i = v * s->vw; i < (v + 1) * s->vw; i++)
+            if (out[i] != word_ref(s, i))
+                return validate_end(c, out, d, clb_diag_set(d, CLB_ERR_INVALID_RESULT,
+                                    "word %zu: 0x%08x, host expects 0x%08x", i, (unsigned)out[i],
+                                    (unsigned)word_ref(s, i)));
+    return validate_end(c, out, d, CLB_OK);
 }
