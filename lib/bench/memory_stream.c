@@ -181,6 +181,7 @@ static clb_error f_bind(clb_ctx *c, fstate *s, unsigned vw, size_t local, cl_pro
     s->nblocks = s->total / 1024 < 64 ? (s->total / 1024 ? s->total / 1024 : 1) : 64;
     s->block = s->total / s->nblocks;
     s->next = 0;
+    /* a0: index of the kernel's `base` argument; `total` follows it */
     cl_uint total = (cl_uint)s->total, a0 = s->r->kind == F_READ ? 5 : s->r->kind == F_WRITE ? 2 : 4;
     CLB_CL(d, clSetKernelArg(s->k, a0 + 1, sizeof total, &total));
     if (s->r->kind == F_READ) {
@@ -403,6 +404,7 @@ static clb_error finals(clb_ctx *c, fstate *s, fvariant *v, size_t k, size_t *be
 {
     clb_result top;
     int have = 0;
+    memset(&top, 0, sizeof top);
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1)
             f_free(s); /* the chunked layout allocates its own arrays */
@@ -428,6 +430,8 @@ static clb_error finals(clb_ctx *c, fstate *s, fvariant *v, size_t k, size_t *be
             *best = i;
         }
     }
+    if (!have)
+        return clb_diag_set(&c->diag, CLB_ERR_INVALID_TIMING, "no finalist was measured");
     mem_adopt(c, &top);
     return CLB_OK;
 }
@@ -489,7 +493,7 @@ clb_error clb_memory_family_run(clb_ctx *c, clb_result *res)
         k++;
     if (!k)
         CLB_FAIL(&c->diag, CLB_ERR_INVALID_TIMING, "no variant ran within the watchdog: %s",
-                 v[0].skipped);
+                 n ? v[0].skipped : "no variant fits the device");
     if (finals(c, &s, v, k, &best) != CLB_OK)
         goto cleanup;
     family_params(c, &s, v, n, best);
