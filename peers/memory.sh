@@ -100,7 +100,9 @@ for jf in sorted(glob.glob(os.path.join(out, "clbench_*.json"))):
         for n, r in res.items():
             val = f"{r['value']:.4g} {r['unit']}" if r["status"] == "ok" else f"{r['status']}: {r['reason'][:100]}"
             extra = ""
-            if "best_vector_width" in r["params"]:
+            if "variant" in r["params"]:
+                extra = f"  ({r['params']['variant']}, uint{r['params']['vector_width']:g}, wg {r['params']['work_group_size']})"
+            elif "best_vector_width" in r["params"]:
                 extra = f"  (vector width {r['params']['best_vector_width']:g})"
             print(f"  {n:30s} {val}{extra}")
         rl, cp = v("memory.read_linear"), clpeak_best(os.path.join(out, f"clpeak_{tag}.txt"))

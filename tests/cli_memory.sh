@@ -30,9 +30,21 @@ for k in ("levels", "dram_latency_ns", "api", "api_cache_size_agrees"):
 for lv in p.get("levels", []):
     if not all(k in lv for k in ("size_bytes", "latency_ns", "bandwidth_gbs")):
         bad.append(f"memory.caches: level without size/latency/bandwidth: {lv}")
-for name in ("memory.read_linear", "memory.triad", "memory.local_read"):
-    if "vector_widths" not in res[name]["params"] or "best_vector_width" not in res[name]["params"]:
-        bad.append(f"{name}: no vector width table")
+if "vector_widths" not in res["memory.local_read"]["params"]:
+    bad.append("memory.local_read: no vector width table")
+# The DRAM rows: the winning variant and the table of every variant tried, each validated.
+for n in ("read_linear", "write", "copy", "scale", "add", "triad", "read_strided", "read_random"):
+    p = res[f"memory.{n}"]["params"]
+    for k in ("variant", "vector_width", "work_group_size", "variants", "bytes_counted"):
+        if k not in p:
+            bad.append(f"memory.{n}: params.{k} missing")
+    vs = p.get("variants", [])
+    if not any(v.get("variant") == "one_per_item" for v in vs):
+        bad.append(f"memory.{n}: the straightforward form is not in the family")
+    if not any(v.get("variant") == p.get("variant") and "gbs" in v for v in vs):
+        bad.append(f"memory.{n}: the reported variant has no full measurement in params.variants")
+    if n.startswith("read_") and n != "read_linear" and "fetch_bytes_per_line" not in p:
+        bad.append(f"memory.{n}: no fetch unit recorded")
 for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)

@@ -148,7 +148,7 @@ static size_t chunk_at(const gstate *s, size_t w, uint64_t q)
 /* The number of passes after which chunk_at repeats. */
 static size_t chunk_period(const gstate *s) { return s->per; }
 
-static cl_uint *host_random(size_t words, uint64_t seed)
+cl_uint *mem_host_random(size_t words, uint64_t seed)
 {
     cl_uint *p = malloc(words * sizeof *p);
     if (p)
@@ -157,7 +157,7 @@ static cl_uint *host_random(size_t words, uint64_t seed)
 }
 
 /* A random permutation of 0..n-1 (Fisher-Yates). */
-static cl_uint *random_permutation(size_t n, uint64_t seed)
+cl_uint *mem_random_permutation(size_t n, uint64_t seed)
 {
     cl_uint *p = malloc(n * sizeof *p);
     uint64_t st = seed;
@@ -174,7 +174,7 @@ static cl_uint *random_permutation(size_t n, uint64_t seed)
     return p;
 }
 
-static clb_error upload(clb_ctx *c, cl_mem *buf, const void *host, size_t bytes, cl_mem_flags fl)
+clb_error mem_upload(clb_ctx *c, cl_mem *buf, const void *host, size_t bytes, cl_mem_flags fl)
 {
     clb_diag *d = &c->diag;
     CLB_CL(d, *buf = clCreateBuffer(clb_device_context(c->dev), fl, bytes, NULL, CLB_ERRP));
@@ -206,7 +206,7 @@ static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
     layout(s, s->v->bytes ? s->v->bytes : mem_dram_bytes(c, m, s->v->pattern == 2 ? 2 : 1),
            chunks_per_group(s->v));
     size_t nvec = s->words / s->vw;
-    s->ha = host_random(s->words, 0x5eed0001u + s->vw);
+    s->ha = mem_host_random(s->words, 0x5eed0001u + s->vw);
     if (!s->ha)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for %zu words", s->words);
     s->stride = 1;
@@ -219,13 +219,13 @@ static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
         s->stride = st;
         s->rows = (cl_uint)(nvec / st);
     }
-    if (s->v->pattern == 2 && !(s->hidx = random_permutation(nvec, 0x1d0u + s->vw)))
+    if (s->v->pattern == 2 && !(s->hidx = mem_random_permutation(nvec, 0x1d0u + s->vw)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for the index array");
     if (prepare_read_sums(c, s) != CLB_OK ||
-        upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
-        upload(c, &s->out, NULL, s->groups * s->local * 4, CL_MEM_WRITE_ONLY) != CLB_OK)
+        mem_upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
+        mem_upload(c, &s->out, NULL, s->groups * s->local * 4, CL_MEM_WRITE_ONLY) != CLB_OK)
         goto cleanup;
-    if (s->hidx && upload(c, &s->idx, s->hidx, nvec * 4, CL_MEM_READ_ONLY) != CLB_OK)
+    if (s->hidx && mem_upload(c, &s->idx, s->hidx, nvec * 4, CL_MEM_READ_ONLY) != CLB_OK)
         goto cleanup;
     s->bytes_per_pass = launch_groups(s) * s->chunk * (4.0 * s->vw + (s->hidx ? 4.0 : 0.0));
     cl_mem idx = s->idx ? s->idx : s->a;
@@ -248,12 +248,12 @@ static clb_error setup_reuse(clb_ctx *c, gstate *s)
     s->reuse_n = (cl_uint)(s->groups * s->local);
     size_t words = ((size_t)s->reuse_n + 32) * s->vw;
     s->words = (size_t)s->reuse_n * s->vw;
-    if (!(s->ha = host_random(words, 0x5eed0002u + s->vw)))
+    if (!(s->ha = mem_host_random(words, 0x5eed0002u + s->vw)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     memcpy(s->ha + s->words, s->ha, 32u * s->vw * 4u); /* padding repeats the start */
     s->total = mem_sum_words(s->ha, s->words);
-    if (upload(c, &s->a, s->ha, words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
-        upload(c, &s->out, NULL, s->reuse_n * 4u, CL_MEM_WRITE_ONLY) != CLB_OK)
+    if (mem_upload(c, &s->a, s->ha, words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
+        mem_upload(c, &s->out, NULL, s->reuse_n * 4u, CL_MEM_WRITE_ONLY) != CLB_OK)
         goto cleanup;
     s->bytes_per_pass = (double)s->reuse_n * 32.0 * 4.0 * s->vw;
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
@@ -269,9 +269,9 @@ static clb_error setup_write(clb_ctx *c, gstate *s, const mem_device *m)
     layout(s, mem_dram_bytes(c, m, 1), chunks_per_group(s->v));
     if (!(s->chunk_tag = calloc(s->nchunks, sizeof *s->chunk_tag)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    if (!(s->ha = host_random(s->words, 0x5eed0003u + s->vw)))
+    if (!(s->ha = mem_host_random(s->words, 0x5eed0003u + s->vw)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    if (upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_WRITE) != CLB_OK)
+    if (mem_upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_WRITE) != CLB_OK)
         goto cleanup;
     s->out = s->a;
     clRetainMemObject(s->out);
@@ -292,14 +292,14 @@ static clb_error setup_stream(clb_ctx *c, gstate *s, const mem_device *m)
     cl_uint *hc = NULL;
     layout(s, mem_dram_bytes(c, m, 3), chunks_per_group(s->v));
     s->chunk_tag = calloc(s->nchunks, sizeof *s->chunk_tag);
-    s->ha = host_random(s->words, 0x5eed0004u + s->vw);
-    s->hb = host_random(s->words, 0x5eed0005u + s->vw);
-    hc = host_random(s->words, 0x5eed0006u + s->vw);
+    s->ha = mem_host_random(s->words, 0x5eed0004u + s->vw);
+    s->hb = mem_host_random(s->words, 0x5eed0005u + s->vw);
+    hc = mem_host_random(s->words, 0x5eed0006u + s->vw);
     if (!s->chunk_tag || !s->ha || !s->hb || !hc)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    if (upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
-        upload(c, &s->b, s->hb, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
-        upload(c, &s->c, hc, s->words * 4, CL_MEM_READ_WRITE) != CLB_OK)
+    if (mem_upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
+        mem_upload(c, &s->b, s->hb, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
+        mem_upload(c, &s->c, hc, s->words * 4, CL_MEM_READ_WRITE) != CLB_OK)
         goto cleanup;
     s->out = s->c;
     clRetainMemObject(s->out);
@@ -417,7 +417,7 @@ static void g_params(clb_result *res, const gstate *s)
 static int blocked_layout(const mem_device *m) { return (m->type & CL_DEVICE_TYPE_CPU) != 0; }
 
 /* One configuration: build at width vw, set up, measure, validate (in clb_measure). */
-static clb_error g_run_width(clb_ctx *c, const void *cfg, unsigned vw)
+clb_error mem_chunked_run(clb_ctx *c, const void *cfg, unsigned vw)
 {
     clb_diag *d = &c->diag;
     const gvariant *v = cfg;
@@ -474,15 +474,17 @@ clb_error clb_memory_global_run(clb_ctx *c, clb_result *res)
     /* All five widths for the headline rows (DRAM read, triad), 1, 4, 16 for the others:
      * every width allocates and fills DRAM-sized arrays, which dominates the run time. */
     int full = strcmp(v->name, "read_linear") == 0 || strcmp(v->name, "triad") == 0;
-    return mem_search_widths(c, full, g_run_width, v);
+    return mem_search_widths(c, full, mem_chunked_run, v);
 }
+
+const void *mem_chunked_variant(const char *name) { return variant_named(name); }
 
 clb_error mem_read_at_size(clb_ctx *c, cl_ulong bytes, unsigned vw, const clb_run_opts *opts,
                            clb_result *out)
 {
     gvariant v = variants[0];
     v.bytes = bytes;
-    return mem_measure_scratch(c, g_run_width, &v, vw, opts, clb_memory_global_validate, out);
+    return mem_measure_scratch(c, mem_chunked_run, &v, vw, opts, clb_memory_global_validate, out);
 }
 
 /* ---- validation ---- */
@@ -574,24 +576,24 @@ done:
 
 /* The memory group's registry rows (listed in lib/bench/groups.h). */
 const clb_bench clb_memory_rows[] = {
-    {"memory.read_linear", "memory", "global read, linear coalesced, DRAM-sized array, best vector width (GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_linear"},
+    {"memory.read_linear", "memory", "global read, DRAM-sized array: best of one-vector-per-work-item and chunked kernels (bytes read, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "read_linear"},
     {"memory.read_reuse", "memory", "global read, each vector read by 32 neighbouring work-items (cache reuse, GB/s)",
      CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_reuse"},
-    {"memory.read_strided", "memory", "global read, neighbouring work-items one cache line apart (useful GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_strided"},
-    {"memory.read_random", "memory", "global random gather with host-prepared indices (data + index GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_random"},
-    {"memory.write", "memory", "global write, linear coalesced, DRAM-sized array (GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "write"},
-    {"memory.copy", "memory", "STREAM copy c = a (read + write GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "copy"},
-    {"memory.scale", "memory", "STREAM scale c = k a (read + write GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "scale"},
-    {"memory.add", "memory", "STREAM add c = a + b (read + write GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "add"},
-    {"memory.triad", "memory", "STREAM triad c = a + k b (read + write GB/s)",
-     CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "triad"},
+    {"memory.read_strided", "memory", "global read of one vector per cache line, every line once per pass (one fetch unit per line: 64 B line on CPUs, 32 B sector on NVIDIA, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "read_strided"},
+    {"memory.read_random", "memory", "global gather of one vector per line in random order, every line once per pass (one fetch unit per line + 4-byte index, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "read_random"},
+    {"memory.write", "memory", "global write, DRAM-sized array: best of one-vector-per-work-item and chunked kernels (bytes written, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "write"},
+    {"memory.copy", "memory", "STREAM copy c = a, best kernel of the family (bytes read + written, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "copy"},
+    {"memory.scale", "memory", "STREAM scale c = k a, best kernel of the family (bytes read + written, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "scale"},
+    {"memory.add", "memory", "STREAM add c = a + b, best kernel of the family (bytes read + written, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "add"},
+    {"memory.triad", "memory", "STREAM triad c = a + k b, best kernel of the family (bytes read + written, GB/s)",
+     CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "triad"},
     {"memory.local_read", "memory", "local memory read, no barrier in the timed loop, best vector width (GB/s)",
      CLB_REQ_COMPILER, clb_memory_local_run, clb_memory_local_validate, "local_read"},
     {"memory.local_rw", "memory", "local memory read-modify-write, no barrier in the timed loop (read + write GB/s)",

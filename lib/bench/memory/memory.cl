@@ -147,3 +147,79 @@ kernel void mem_stream(global const VT *restrict a, global const VT *restrict b,
     (void)b;
     (void)k;
 }
+
+/* ---- The straightforward form (lib/bench/memory_stream.c): one vector per work-item, global
+ * size = vectors (read_strided / read_random: = lines) when one launch fits the watchdog
+ * (else a share of them, below), no loop, so nothing is read twice in a launch. The local size comes from the host (a power of two for the reads' reduction) or,
+ * for write and STREAM, from the driver. ---- */
+
+/* The work-group's sum of x in local memory; item 0 writes it. Two barriers and no barrier
+ * inside a loop: CPU runtimes split a work-group loop at every barrier, and a tree of log2(L)
+ * barriers made PoCL ~100x slower than the read itself. L is a multiple of 16. */
+void simple_group_sum(local uint *t, uint x, global uint *out)
+{
+    uint l = get_local_id(0), L = get_local_size(0);
+    t[l] = x;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < L / 16u) {
+        uint s = 0;
+        for (uint i = 0; i < 16u; i++)
+            s += t[l * 16u + i];
+        t[l * 16u] = s; /* only item l reads this block */
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        uint s = 0;
+        for (uint i = 0; i < L; i += 16u)
+            s += t[i];
+        out[get_group_id(0)] = s;
+    }
+}
+
+/* Item g of a launch works on logical item (base + g) mod total: a launch covers the next
+ * global-size items of the pass, continuing where the previous one stopped, so every item is
+ * touched once per pass however many launches the runner sizes a pass into. */
+#define SIMPLE_ITEM(g)                      \
+    uint g = get_global_id(0) + base;       \
+    g = g >= total ? g - total : g
+
+/* Item g reads vector g * stride (PATTERN 0, 1) or idx[g] * stride (PATTERN 2): with the
+ * stride one cache line, each line of the array is touched once per pass. */
+kernel void simple_read(global const VT *restrict a, global const uint *restrict idx,
+                        global uint *restrict out, local uint *t, uint stride, uint base,
+                        uint total)
+{
+    SIMPLE_ITEM(g);
+#if PATTERN == 2
+    uint v = idx[g] * stride;
+#else
+    uint v = g * stride;
+#endif
+    (void)idx;
+    simple_group_sum(t, HSUM(a[v]), out);
+}
+
+/* Writes hash(word index) ^ tag, as mem_write. */
+kernel void simple_write(global VT *restrict a, uint tag, uint base, uint total)
+{
+    SIMPLE_ITEM(v);
+    a[v] = (((VT)(v * (uint)VW) + LANES) * 2654435761u) ^ (VT)(tag);
+}
+
+/* STREAM, OP as mem_stream. */
+kernel void simple_stream(global const VT *restrict a, global const VT *restrict b,
+                          global VT *restrict c, uint k, uint base, uint total)
+{
+    SIMPLE_ITEM(v);
+#if OP == 0
+    c[v] = a[v];
+#elif OP == 1
+    c[v] = a[v] * k;
+#elif OP == 2
+    c[v] = a[v] + b[v];
+#else
+    c[v] = a[v] + b[v] * k;
+#endif
+    (void)b;
+    (void)k;
+}

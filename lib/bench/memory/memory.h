@@ -10,6 +10,8 @@ typedef struct mem_device {
     cl_uint compute_units;
     cl_uint clock_mhz;
     cl_uint line_bytes;         /* CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, 64 when unreported */
+    cl_uint fetch_bytes;        /* the unit DRAM is read in: 32 (sector) on NVIDIA GPUs, else line_bytes */
+    const char *fetch_rule;     /* how fetch_bytes was chosen (static text) */
     size_t max_wg;
     cl_ulong cache_bytes;       /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE */
     cl_ulong host_l3_bytes;     /* CPU devices: largest cache level in sysfs, else 0 */
@@ -63,6 +65,16 @@ void mem_sweep_opts(const clb_ctx *c, unsigned reps, clb_run_opts *o);
 clb_error mem_read_at_size(clb_ctx *c, cl_ulong bytes, unsigned vw, const clb_run_opts *opts,
                            clb_result *out);
 
+/* memory.c: helpers shared with memory_stream.c. Random words (caller frees), a random
+ * permutation of 0..n-1 (caller frees), a buffer created (and written from host, if not NULL). */
+cl_uint *mem_host_random(size_t words, uint64_t seed);
+cl_uint *mem_random_permutation(size_t n, uint64_t seed);
+clb_error mem_upload(clb_ctx *c, cl_mem *buf, const void *host, size_t bytes, cl_mem_flags fl);
+/* memory.c's chunked/tile layout of the row `name` (its variant, NULL if none) and one
+ * measurement of it at width vw (a mem_variant_fn; validate: clb_memory_global_validate). */
+const void *mem_chunked_variant(const char *name);
+clb_error mem_chunked_run(clb_ctx *c, const void *cfg, unsigned vw);
+
 /* Moves src into c->res (keeping nothing of the old result) and clears src. */
 void mem_adopt(clb_ctx *c, clb_result *src);
 
@@ -77,6 +89,8 @@ cl_uint mem_sum_words(const cl_uint *v, size_t n);
 /* The rows' entry points (the group's table is in memory.c). */
 clb_error clb_memory_global_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error clb_memory_family_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d);
 clb_error clb_memory_latency_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_latency_validate(clb_ctx *c, void *state, clb_diag *d);

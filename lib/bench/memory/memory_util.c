@@ -65,6 +65,14 @@ clb_error mem_device_query(clb_ctx *c, mem_device *m)
     m->largest_cache = m->cache_bytes > m->host_l3_bytes ? m->cache_bytes : m->host_l3_bytes;
     if (m->line_bytes < 16 || m->line_bytes > 1024)
         m->line_bytes = 64;
+    m->fetch_bytes = m->line_bytes;
+    m->fetch_rule = "whole cache lines (CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE)";
+    /* NVIDIA's L2 fetches DRAM in 32-byte sectors, not in the 128-byte lines it reports. */
+    if ((m->type & CL_DEVICE_TYPE_GPU) && info_ulong(d, CL_DEVICE_VENDOR_ID, sizeof(cl_uint)) == 0x10DE &&
+        m->line_bytes >= 32) {
+        m->fetch_bytes = 32;
+        m->fetch_rule = "NVIDIA GPU: 32-byte L2 sectors (the unit fetched from DRAM)";
+    }
     if (!m->compute_units || !m->max_wg || !m->max_alloc || !m->global_mem)
         return clb_diag_set(&c->diag, CLB_ERR_CL, "the device reports no compute units, "
                                                   "work-group size or memory size");
