@@ -8,7 +8,8 @@ out=${1:?usage: bench/launch.sh OUTDIR [clbench]}
 bin=${2:-build/clbench}
 mkdir -p "$out"
 gap=$out/launch_gap
-[ "${LAUNCH_GAP_N:-20000}" != 0 ] && gcc -O2 -std=c11 -o "$gap" "$(dirname "$0")/experiments/launch_gap.c" -lOpenCL || gap=
+if [ -n "${LAUNCH_GAP_BIN:-}" ]; then gap=$LAUNCH_GAP_BIN   # prebuilt (the GPU machine has no OpenCL headers)
+else [ "${LAUNCH_GAP_N:-20000}" != 0 ] && gcc -O2 -std=c11 -o "$gap" "$(dirname "$0")/experiments/launch_gap.c" -lOpenCL || gap=; fi
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv >"$out/nvidia-smi.csv"
 clinfo -l | tee "$out/clinfo-l.txt"
 "$bin" list | tee "$out/clbench-list.txt"
