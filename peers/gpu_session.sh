@@ -24,16 +24,18 @@ for s in "$@"; do
     case $s in
     full)    timeout 380 "$clb" run --json "$out/full.json" --html "$out/full.html" >"$out/full.txt" 2>&1
              echo "exit $?" >"$out/full-exit.txt" ;;
-    pairs)   timeout 300 bash peers/memory_pairs.sh "$out/pairs-gpu" 2 "$gpu" "$clb" >"$out/pairs-gpu.log" 2>&1 ;;
+    pairs)   timeout 240 bash peers/memory_pairs.sh "$out/pairs-gpu" 2 "$gpu" "$clb" >"$out/pairs-gpu.log" 2>&1 ;;
     cpupairs) timeout 300 bash peers/memory_pairs.sh "$out/pairs-cpu" 1 "$cpu" "$clb" >"$out/pairs-cpu.log" 2>&1 ;;
     latency) for d in "$gpu" "$cpu"; do
                  timeout 90 "$clb" run 'latency.*' -d "$d" --json "$out/latency-${d/:/_}.json" >"$out/latency-${d/:/_}.txt" 2>&1
              done ;;
-    launch)  LAUNCH_GAP_BIN=$bd/launch_gap LAUNCH_GAP_N=5000 timeout 200 bash peers/launch.sh "$out/launch" "$clb" >"$out/launch.log" 2>&1 ;;
+    launch)  LAUNCH_GAP_BIN=$bd/launch_gap LAUNCH_GAP_N=5000 timeout 100 bash peers/launch.sh "$out/launch" "$clb" >"$out/launch.log" 2>&1 ;;
     sustain) CLBENCH_SUSTAINED_S=30 timeout 150 "$clb" run compute.fp32.fma sustained.fp32 -d "$gpu" \
                  --json "$out/sustained-gpu.json" >"$out/sustained-gpu.txt" 2>&1 ;;
     gemm)    GEMM_ROWS='app.sgemm.*' timeout 330 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" >"$out/sgemm.log" 2>&1
              GEMM_ROWS='app.dgemm.* app.saxpy.*' timeout 240 bash peers/gemm.sh "$out/dgemm_saxpy" "$gpu" "$clb" >"$out/dgemm.log" 2>&1 ;;
+    nativelat) timeout 30 "$bd/clb_native_latency" >"$out/native-latency.txt" 2>&1 ;;
+    sgemm)   GEMM_ROWS="${SGEMM_ROWS:-app.sgemm.*}" timeout 180 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" >"$out/sgemm.log" 2>&1 ;;
     *)       echo "unknown section $s" ;;
     esac
     echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$out/timing.txt"
