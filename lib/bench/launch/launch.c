@@ -21,6 +21,7 @@ static const metric metrics[] = {
     {"submit_start", EVENT_SPAN, 1, 2, "cl_event_profiling SUBMIT->START"},
     {"start_end", EVENT_SPAN, 2, 3, "cl_event_profiling START->END"},
     {"queued_end", EVENT_SPAN, 0, 3, "cl_event_profiling QUEUED->END"},
+    {"queued_start", EVENT_SPAN, 0, 2, "cl_event_profiling QUEUED->START"},
     {"roundtrip", ROUNDTRIP, 0, 0, "wall_clock_monotonic enqueue->clFinish"},
     {"throughput", THROUGHPUT, 0, 0, "wall_clock_monotonic N enqueues + clFinish"},
 };
@@ -167,13 +168,15 @@ const clb_bench clb_launch_rows[] = {
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "submit_start"},
     {"launch.start_end", "launch", "empty-kernel launch: START->END (median, us)",
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "start_end"},
-    {"launch.queued_end", "launch", "empty-kernel launch: QUEUED->END (median, us; what clpeak --kernel-latency averages)",
+    {"launch.queued_end", "launch", "empty-kernel launch: QUEUED->END (median, us): enqueue to the kernel's end",
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "queued_end"},
+    {"launch.queued_start", "launch", "empty-kernel launch: QUEUED->START (median, us; the interval clpeak --kernel-latency averages)",
+     CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "queued_start"},
     {"launch.roundtrip", "launch", "empty-kernel enqueue->finish round trip on the host clock (median, us)",
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "roundtrip"},
     {"launch.throughput", "launch", "back-to-back empty kernels: N enqueues and one finish (launches/s)",
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "throughput"},
-    {"launch.clpeak_method", "launch", "what clpeak --kernel-latency measures: its 16-float read kernel over max-WG x CUs, 20000 launches + clFinish, QUEUED->END (us; params.mean_us is clpeak's mean)",
+    {"launch.clpeak_method", "launch", "what clpeak --kernel-latency measures: its 16-float read kernel over max-WG x CUs, 20000 launches + clFinish, QUEUED->START (us; params.mean_us is clpeak's mean)",
      CLB_REQ_COMPILER, clb_launch_clpeak_run, clb_launch_clpeak_validate, NULL},
 };
 const size_t clb_launch_row_count = sizeof clb_launch_rows / sizeof clb_launch_rows[0];
