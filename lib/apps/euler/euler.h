@@ -21,6 +21,7 @@ typedef struct eu_row {
     int fp64;
     eu_kind kind;
     eu_strategy strat;
+    int sweep; /* EU_SWEEP: 0 work-group count, 1 work-group size, 2 honeycomb steps */
 } eu_row;
 
 /* One problem instance (docs/apps/euler.md defines both). */
@@ -54,7 +55,8 @@ clb_error eu_pthreads_f32(const eu_ode *o, float *y, float *tmp, size_t steps, u
  * (caller frees both with free). */
 clb_error eu_reference(const eu_ode *o, size_t steps, size_t width, unsigned threads,
                        size_t **idx, double **ref, size_t *count);
-/* Largest |got - ref| over max |ref|, for got in double (f64) or float. */
+/* Largest |got - ref| over max |ref|, even and odd components apart (their scales differ),
+ * for got in double (f64) or float; NaN when got holds one. */
 double eu_max_rel_error(const void *got, int fp64, const size_t *idx, const double *ref,
                         size_t count);
 
@@ -124,6 +126,18 @@ clb_error eu_cl_read(clb_ctx *c, eu_state *s);
 void eu_cl_release(eu_state *s);
 /* Records the configuration (sizes, geometry) in params. */
 void eu_cl_params(clb_result *res, const eu_state *s);
+
+/* Host side of a row (euler_rows.c): sizes from opts and the environment, the initial state,
+ * warm-up + repetitions into x (ns per component and step), the state's release. */
+void eu_choose_sizes(const clb_ctx *c, eu_state *s);
+clb_error eu_prepare_host(clb_ctx *c, eu_state *s);
+clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned *n);
+clb_error eu_check_output(clb_ctx *c, eu_state *s);
+void eu_state_free(eu_state *s);
+/* Headline-independent params: problem, sizes, per-update bytes/flops, rate, error. */
+void eu_record(clb_result *res, const eu_state *s, double ns);
+/* The sweep rows (euler_sweep.c): curves in params, headline the best point. */
+clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res);
 
 /* Registry entry points (lib/apps/euler/euler_rows.c, euler_cl.c). */
 clb_error eu_run(clb_ctx *c, clb_result *res);

@@ -3,13 +3,17 @@
  * registry table. Headline: time per component and step (seed 003, eq. 7.5), in ns. */
 #include "euler.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Relative error bounds against the double reference (docs/apps/euler.md, "Validation"). */
-#define EU_TOL_F64 1e-10
-#define EU_TOL_F32 2e-4
+/* Relative error bound against the double reference: 8 units of rounding per step, at least
+ * 16 steps' worth (docs/apps/euler.md, "Validation"). */
+static double tolerance(int fp64, size_t steps)
+{
+    return 8.0 * (double)(steps > 16 ? steps : 16) * (fp64 ? DBL_EPSILON : FLT_EPSILON);
+}
 /* Components per validation window. */
 #define EU_WINDOW 4096
 
@@ -24,7 +28,7 @@ static size_t env_size(const char *name, size_t dflt)
 static int is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
 
 /* Problem size and steps: --quick tiny, defaults sized for a CPU device, environment for GPUs. */
-static void choose_sizes(const clb_ctx *c, eu_state *s)
+void eu_choose_sizes(const clb_ctx *c, eu_state *s)
 {
     int q = c->opts->quick;
     if (s->row->prob == EU_STRING)
@@ -39,10 +43,10 @@ static void choose_sizes(const clb_ctx *c, eu_state *s)
     long np = sysconf(_SC_NPROCESSORS_ONLN);
     s->threads = np > 0 ? (unsigned)np : 1;
     s->elem = s->row->fp64 ? sizeof(double) : sizeof(float);
-    s->tol = s->row->fp64 ? EU_TOL_F64 : EU_TOL_F32;
+    s->tol = tolerance(s->row->fp64, s->steps);
 }
 
-static clb_error prepare_host(clb_ctx *c, eu_state *s)
+clb_error eu_prepare_host(clb_ctx *c, eu_state *s)
 {
     double *y = malloc(s->o.n * sizeof *y);
     s->y0 = malloc(s->o.n * s->elem);
@@ -89,7 +93,7 @@ static clb_error run_once(clb_ctx *c, eu_state *s, double *secs)
 }
 
 /* Warm-up, then repetitions; x[i]: ns per component and step. */
-static clb_error measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned *n)
+clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned *n)
 {
     double secs = 0, per = 1e9 / ((double)s->o.n * (double)s->steps);
     *n = 0;
@@ -127,7 +131,7 @@ clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 }
 
 /* Validates the last run (corrupting it first under fault injection). */
-static clb_error check_output(clb_ctx *c, eu_state *s)
+clb_error eu_check_output(clb_ctx *c, eu_state *s)
 {
     if (!is_host(s->row->kind))
         return clb_validate(c, s, s->g[s->steps & 1], s->o.n * s->elem);
@@ -153,7 +157,7 @@ static double bytes_per_update(const eu_state *s)
            ((double)s->o.n * (double)s->steps);
 }
 
-static void record(clb_result *res, const eu_state *s, double ns)
+void eu_record(clb_result *res, const eu_state *s, double ns)
 {
     double bpu = bytes_per_update(s), fpu = eu_flops_per_component(s->o.prob);
     clb_param_str(res, "problem", s->o.prob == EU_STRING ? "STRING" : "BRUSS2D");
@@ -180,9 +184,7 @@ static void record(clb_result *res, const eu_state *s, double ns)
         eu_cl_params(res, s);
 }
 
-clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res);
-
-static void state_free(eu_state *s)
+void eu_state_free(eu_state *s)
 {
     eu_cl_release(s);
     free(s->y0);
@@ -199,8 +201,8 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
     double *x = malloc(cap * sizeof *x);
     if (!x)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    choose_sizes(c, &s);
-    if (prepare_host(c, &s) != CLB_OK)
+    eu_choose_sizes(c, &s);
+    if (eu_prepare_host(c, &s) != CLB_OK)
         goto cleanup;
     if (s.row->kind == EU_SWEEP) {
         eu_sweep(c, &s, res);
@@ -209,28 +211,29 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
     if (!is_host(s.row->kind) &&
         eu_cl_setup(c, &s, env_size("CLBENCH_EULER_LOCAL", 0), env_size("CLBENCH_EULER_GROUPS", 0), 0) != CLB_OK)
         goto cleanup;
-    if (measure(c, &s, x, cap, &n) != CLB_OK || check_output(c, &s) != CLB_OK)
+    if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;
     if (clb_result_set_samples(res, x, n, "ns", 0,
                                is_host(s.row->kind) ? "wall_clock_monotonic per run"
                                                     : "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
-    record(res, &s, res->value);
+    eu_record(res, &s, res->value);
 cleanup:
     if (d->err != CLB_OK && s.row->kind != EU_SWEEP) /* the configuration that failed */
         clb_param_num(res, "n", (double)s.o.n);
     free(x);
-    state_free(&s);
+    eu_state_free(&s);
     return d->err;
 }
 
 /* The registry (lib/bench/groups.h: CLB_GROUP(euler)); arg: an eu_row. */
 #define EU_ARGS(p, f)                                                                   \
-    {{p, f, EU_SEQ, EU_MULT},      {p, f, EU_PTHREADS, EU_MULT}, {p, f, EU_LINEAR, EU_MULT}, \
-     {p, f, EU_COALESCED, EU_MULT}, {p, f, EU_VECTOR, EU_MULT},  {p, f, EU_DIA_ROW, EU_MULT}, \
-     {p, f, EU_DIA_ROW, EU_ADD},   {p, f, EU_DIA_ROW, EU_KORR},  {p, f, EU_DIA_COL, EU_KORR}, \
-     {p, f, EU_HONEYCOMB, EU_KORR}, {p, f, EU_SWEEP, EU_KORR}}
-static const eu_row eu_args[2][2][11] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
+    {{p, f, EU_SEQ, EU_MULT, 0},      {p, f, EU_PTHREADS, EU_MULT, 0}, {p, f, EU_LINEAR, EU_MULT, 0}, \
+     {p, f, EU_COALESCED, EU_MULT, 0}, {p, f, EU_VECTOR, EU_MULT, 0},  {p, f, EU_DIA_ROW, EU_MULT, 0}, \
+     {p, f, EU_DIA_ROW, EU_ADD, 0},   {p, f, EU_DIA_ROW, EU_KORR, 0},  {p, f, EU_DIA_COL, EU_KORR, 0}, \
+     {p, f, EU_HONEYCOMB, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 1}, \
+     {p, f, EU_SWEEP, EU_KORR, 2}}
+static const eu_row eu_args[2][2][13] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
                                          {EU_ARGS(EU_BRUSS, 0), EU_ARGS(EU_BRUSS, 1)}};
 
 #define EU_ROW(p, pn, PD, f, fn, req, v, vn, VD)                                                \
@@ -247,7 +250,9 @@ static const eu_row eu_args[2][2][11] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 7, "diamond_row_korr", "row-wise diamond tiling, korrStrat"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 8, "diamond_col", "column-wise (in-place) diamond tiling, korrStrat"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 9, "honeycomb", "honeycomb tiling, korrStrat"), \
-    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 10, "sweep", "work-group size/count and honeycomb-steps sweeps (curves; headline: best point)")
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 10, "sweep_groups", "coalesced and row-diamond time against the work-group count (curves; headline: best point)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 11, "sweep_local", "coalesced and row-diamond time against the work-group size (curves; headline: best point)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)")
 
 const clb_bench clb_euler_rows[] = {
     EU_ROWS(EU_STRING, "string", "explicit Euler, STRING", 0, "f32", 0),
