@@ -180,7 +180,7 @@ void eu_record(clb_result *res, const eu_state *s, double ns)
     clb_param_num(res, "validated_components", (double)s->rcount);
     if (is_host(s->row->kind))
         clb_param_num(res, "threads", s->row->kind == EU_SEQ ? 1 : s->threads);
-    else
+    else if (s->row->kind != EU_SWEEP) /* a sweep's configuration is its best point */
         eu_cl_params(res, s);
 }
 

@@ -88,6 +88,15 @@ static clb_error point(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, siz
     return CLB_OK;
 }
 
+/* 1 when v occurs in vals[0..n). */
+static int memchr_size(const size_t *vals, size_t n, size_t v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (vals[i] == v)
+            return 1;
+    return 0;
+}
+
 /* One series: the variant over a list of work-group counts or sizes. */
 static clb_error series(clb_ctx *c, eu_state *p, eu_kind kind, int by_size, const size_t *vals,
                         size_t nv, cJSON *curves, best *b)
@@ -98,7 +107,8 @@ static clb_error series(clb_ctx *c, eu_state *p, eu_kind kind, int by_size, cons
                            kind == EU_COALESCED ? "coalesced" : "diamond_row (korrStrat)");
     clb_error e = open_variant(c, p, &row, kind, &s);
     for (size_t i = 0; e == CLB_OK && i < nv; i++)
-        e = point(c, &s, by_size ? vals[i] : 0, by_size ? 0 : vals[i], 0, (double)vals[i], pts, b, &p->err);
+        if (!i || memchr_size(vals, i, vals[i]) == 0)
+            e = point(c, &s, by_size ? vals[i] : 0, by_size ? 0 : vals[i], 0, (double)vals[i], pts, b, &p->err);
     close_variant(&s);
     return e;
 }
@@ -107,7 +117,7 @@ static clb_error sweep_groups(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
 {
     size_t cu = p->cu, half = cu / 2 ? cu / 2 : 1;
     const size_t lin[] = {half, cu, 2 * cu, 4 * cu, 8 * cu, 16 * cu, 32 * cu, 64 * cu};
-    const size_t dia[] = {half, cu, cu + 1, cu + cu / 2 + 1, 2 * cu, 3 * cu, 4 * cu};
+    const size_t dia[] = {half, cu, cu + 1, 2 * cu, 2 * cu + 1, 3 * cu, 4 * cu};
     if (series(c, p, EU_COALESCED, 0, lin, 8, curves, b) != CLB_OK)
         return c->diag.err;
     return series(c, p, EU_DIA_ROW, 0, dia, 7, curves, b);
