@@ -105,7 +105,7 @@ int main(void)
     check_schedules();
     check_strategies();
     check_host(EU_STRING, 40000, 20);
-    check_host(EU_BRUSS, 64, 3);
+    check_host(EU_BRUSS, 128, 3);
     if (failures)
         fprintf(stderr, "%d check(s) failed\n", failures);
     else

@@ -70,12 +70,16 @@ clb_error eu_cl_configure(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, 
     }
     eu_strategy st = s->row->kind == EU_SWEEP ? EU_KORR : s->row->strat;
     size_t bs = block_size(s, s->lsize);
+    cl_ulong fixed = 0; /* local memory the kernel itself already uses */
+    CLB_CL(d, clGetKernelWorkGroupInfo(s->k, clb_device_reference(c->dev)->device,
+                                       CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL));
+    size_t budget = s->local_mem > fixed ? s->local_mem - (size_t)fixed : 0;
     int col = s->row->kind == EU_DIA_COL;
-    if (eu_geom_plan(&s->geom, s->o.n, bs, s->elem, s->local_mem, s->cu, st, col, 0, d) != CLB_OK)
+    if (eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, col, 0, d) != CLB_OK)
         goto cleanup;
     if (s->row->kind == EU_HONEYCOMB) { /* seed 003, 9.3: best at dia_blocks / steps ~ 12.5 */
         size_t hs = hc_steps ? hc_steps : s->geom.dia_blocks * 2 / 25;
-        eu_geom_plan(&s->geom, s->o.n, bs, s->elem, s->local_mem, s->cu, st, 0, hs ? hs : 1, d);
+        eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, 0, hs ? hs : 1, d);
     }
     s->groups = groups ? groups : s->cu; /* the seed's one work-group per compute unit */
     CLB_CL(d, clSetKernelArg(s->k, 2, s->geom.local_bytes, NULL));

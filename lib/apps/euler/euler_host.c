@@ -135,7 +135,8 @@ clb_error eu_reference(const eu_ode *o, size_t steps, size_t width, unsigned thr
     *idx = NULL;
     *ref = NULL;
     *count = 0;
-    if ((w + cone) * NWIN < o->n) { /* windows are cheaper than the whole vector */
+    /* windows run on one thread, the whole vector on all: take the cheaper */
+    if ((w + cone) * NWIN * (threads ? threads : 1) < o->n) {
         *idx = malloc(NWIN * w * sizeof **idx);
         *ref = malloc(NWIN * w * sizeof **ref);
         if (!*idx || !*ref)

@@ -32,10 +32,10 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
 {
     int q = c->opts->quick;
     if (s->row->prob == EU_STRING)
-        eu_ode_init(&s->o, EU_STRING, env_size("CLBENCH_EULER_N", q ? 16384 : (size_t)1 << 20));
+        eu_ode_init(&s->o, EU_STRING, env_size("CLBENCH_EULER_N", q ? 16384 : (size_t)1 << 19));
     else
-        eu_ode_init(&s->o, EU_BRUSS, env_size("CLBENCH_EULER_GRID", q ? 32 : 512));
-    s->steps = env_size("CLBENCH_EULER_STEPS", q ? 24 : 128);
+        eu_ode_init(&s->o, EU_BRUSS, env_size("CLBENCH_EULER_GRID", q ? 32 : 256));
+    s->steps = env_size("CLBENCH_EULER_STEPS", q ? 24 : 64);
     if (is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
         size_t most = (size_t)4e7 / s->o.n;
         s->steps = s->steps < most ? s->steps : most ? most : 1;
