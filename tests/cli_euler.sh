@@ -46,5 +46,18 @@ PY
 "$bin" run 'app.euler.string.*' --quick --reps 1 --inject-fault --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
 python3 "$check" "$tmp/bad.json" --min-results 26 --expect-status invalid_result || fails=$((fails+1))
+# Under Oclgrind (plain builds only: CLB_EULER_OCLGRIND=1 from CMake): no out-of-bounds access,
+# no data race (the tiled kernels' local barriers and the tiles of one launch), every row still
+# validates. Small sizes: simulated, a launch is ~1000x slower.
+if [ "${CLB_EULER_OCLGRIND:-0}" = 1 ] && command -v oclgrind >/dev/null; then
+    CLBENCH_EULER_N=2048 CLBENCH_EULER_GRID=16 CLBENCH_EULER_STEPS=12 \
+        oclgrind --check-api --data-races --log "$tmp/oclgrind.log" \
+        "$bin" run 'app.euler.*.f32.[!s]*' --quick --reps 1 --json "$tmp/og.json" >/dev/null 2>&1 \
+        || { echo "FAIL: oclgrind run exit $?"; fails=$((fails+1)); }
+    if [ -s "$tmp/oclgrind.log" ]; then
+        echo "FAIL: oclgrind reported:"; head -40 "$tmp/oclgrind.log"; fails=$((fails+1))
+    fi
+    python3 "$check" "$tmp/og.json" --min-results 18 --expect-status ok || fails=$((fails+1))
+fi
 echo "cli_euler: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -62,7 +62,10 @@ void eu_ode_init(eu_ode *o, eu_problem p, size_t n_or_grid)
     o->grid = n_or_grid < 4 ? 4 : n_or_grid / 2 * 2; /* even: float4 holds whole points */
     o->n = 2 * o->grid * o->grid;
     o->alpha = 2e-3 * (double)(o->grid - 1) * (double)(o->grid - 1);
-    o->h = 0.25 / (4 * o->alpha); /* a quarter of the stability bound 1 / (4 a (N-1)^2) */
+    /* a quarter of the diffusion bound 1 / (4 a (N-1)^2), at most 0.01 for the reaction terms
+     * (their Jacobian reaches ~20 here: small grids would otherwise blow up) */
+    o->h = 0.25 / (4 * o->alpha);
+    o->h = o->h < 0.01 ? o->h : 0.01;
     o->dist = 2 * o->grid;
 }
 
