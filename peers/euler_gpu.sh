@@ -2,7 +2,7 @@
 # app.euler on a GPU (docs/results/euler.md): each part runs memory.copy and the app rows in
 # ONE clbench invocation, so the one-step DRAM bound (2 sizeof(T) bytes per component and step
 # at memory.copy's bandwidth) comes from the same run. Parts stay under 10 minutes each:
-#   bash peers/euler_gpu.sh OUTDIR string-f32|string-f64|bruss2d-f32|bruss2d-f64|sweeps|summary [clbench]
+#   bash peers/euler_gpu.sh OUTDIR string-f32|string-f64|string-f32-occupancy|bruss2d-f32|bruss2d-f64|sweeps|summary [clbench]
 # Sizes: STRING n = 1e8, 2048 steps; BRUSS2D N = 4096 (n = 2 N^2 = 33.5M), 256 steps; sweeps at
 # STRING n = 1e8 f32. `summary` reads every euler_*.json in OUTDIR and writes summary.md.
 set -u
@@ -29,6 +29,9 @@ bruss2d-f32|bruss2d-f64)
     p=${part#bruss2d-}
     run "$part" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=256 "$bin" run --reps 5 memory.copy \
         "app.euler.bruss2d.$p.pthreads" $(rows bruss2d "$p") ;;
+string-f32-occupancy) # the tiled rows with 4 work-groups per compute unit instead of the seed's 1
+    run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 CLBENCH_EULER_TILE_GROUPS_PER_CU=4 \
+        "$bin" run --reps 5 memory.copy 'app.euler.string.f32.diamond*' app.euler.string.f32.honeycomb ;;
 sweeps)
     run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 "$bin" run --reps 3 \
         'app.euler.string.f32.sweep_*' ;;

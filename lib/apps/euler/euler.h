@@ -110,6 +110,7 @@ typedef struct eu_state {
     cl_kernel k;
     cl_mem g[2], init;
     size_t lsize, groups, cu, local_mem;
+    size_t tile_groups_per_cu; /* default work-groups of the tiled kernels per compute unit */
     eu_geom geom;
     int tiled;
 } eu_state;

@@ -81,7 +81,7 @@ clb_error eu_cl_configure(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, 
         size_t hs = hc_steps ? hc_steps : s->geom.dia_blocks * 2 / 25;
         eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, 0, hs ? hs : 1, d);
     }
-    s->groups = groups ? groups : s->cu; /* the seed's one work-group per compute unit */
+    s->groups = groups ? groups : s->cu * s->tile_groups_per_cu; /* seed: one per compute unit */
     CLB_CL(d, clSetKernelArg(s->k, 2, s->geom.local_bytes, NULL));
     const cl_int a[5] = {(cl_int)s->geom.blocks, (cl_int)s->geom.m, (cl_int)s->geom.hs,
                          (cl_int)s->geom.period, (cl_int)s->steps};

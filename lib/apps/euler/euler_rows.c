@@ -43,6 +43,7 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     long np = sysconf(_SC_NPROCESSORS_ONLN);
     s->threads = np > 0 ? (unsigned)np : 1;
     s->elem = s->row->fp64 ? sizeof(double) : sizeof(float);
+    s->tile_groups_per_cu = env_size("CLBENCH_EULER_TILE_GROUPS_PER_CU", 1);
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 

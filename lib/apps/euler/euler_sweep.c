@@ -40,6 +40,7 @@ static clb_error open_variant(clb_ctx *c, const eu_state *p, eu_row *row, eu_kin
     s->elem = p->elem;
     s->threads = p->threads;
     s->tol = p->tol;
+    s->tile_groups_per_cu = p->tile_groups_per_cu;
     s->y0 = p->y0;
     s->ridx = p->ridx;
     s->ref = p->ref;
