@@ -62,15 +62,17 @@ for path in sorted(glob.glob(os.path.join(out, "euler_*.json"))):
         bound = 2 * elem / copy_gbs if copy_gbs else None  # ns per update at memory.copy GB/s
         frac = f"{bound / ns:.2f}" if bound else ""
         print(f"| {run} | {n} | ok | {ns:.4g} | {p.get('effective_bandwidth_gbs', 0):.4g} | {frac} | err {p.get('max_rel_error', 0):.2g} |")
-    untiled = [r["value"] for n, r in ok.items() if n.rsplit(".", 1)[1] in ("linear", "coalesced", "vectorized")]
-    tiled = [r["value"] for n, r in ok.items() if "diamond" in n or n.endswith("honeycomb")]
-    seq = [r["value"] for n, r in ok.items() if n.endswith(".seq")]
-    if untiled and tiled:
-        print(f"| {run} | best tiled vs best untiled | | | | | {min(untiled) / min(tiled):.2f}x (target >= 1.5x) |")
-    if seq and tiled:
-        print(f"| {run} | best tiled vs seq | | | | | {seq[0] / min(tiled):.0f}x (target >= 100x) |")
-    if seq and untiled:
-        print(f"| {run} | best untiled vs seq | | | | | {seq[0] / min(untiled):.0f}x |")
+    for key in sorted({n.rsplit(".", 1)[0] for n in ok}):  # per problem and precision
+        grp = {n: r for n, r in ok.items() if n.rsplit(".", 1)[0] == key}
+        untiled = [r["value"] for n, r in grp.items() if n.rsplit(".", 1)[1] in ("linear", "coalesced", "vectorized")]
+        tiled = [r["value"] for n, r in grp.items() if "diamond" in n or n.endswith("honeycomb")]
+        seq = [r["value"] for n, r in grp.items() if n.endswith(".seq")]
+        if untiled and tiled:
+            print(f"| {run} | {key}: best tiled vs best untiled | | | | | {min(untiled) / min(tiled):.2f}x (target >= 1.5x) |")
+        if seq and tiled:
+            print(f"| {run} | {key}: best tiled vs seq | | | | | {seq[0] / min(tiled):.0f}x (target >= 100x) |")
+        if seq and untiled:
+            print(f"| {run} | {key}: best untiled vs seq | | | | | {seq[0] / min(untiled):.0f}x |")
 PY
     ;;
 *) echo "unknown part $part" >&2; exit 2 ;;
