@@ -3,7 +3,7 @@
 # ONE clbench invocation, so the one-step DRAM bound (2 sizeof(T) bytes per component and step
 # at memory.copy's bandwidth) comes from the same run. Parts stay under 10 minutes each:
 #   bash peers/euler_gpu.sh OUTDIR string-f32|string-f64|string-f32-occupancy|bruss2d-f32|bruss2d-f64|
-#                                    sweep-groups|sweep-local|sweep-honeycomb|summary [clbench]
+#                                    sweep-groups|sweep-local|sweep-honeycomb|sweep-strategies|summary [clbench]
 # Sizes: STRING n = 1e8, 2048 steps; BRUSS2D N = 4096 (n = 2 N^2 = 33.5M), 256 steps; sweeps at
 # STRING n = 1e8 f32. `summary` reads every euler_*.json in OUTDIR and writes summary.md.
 set -u
@@ -33,7 +33,7 @@ bruss2d-f32|bruss2d-f64)
 string-f32-occupancy) # the tiled rows with 4 work-groups per compute unit instead of the seed's 1
     run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 CLBENCH_EULER_TILE_GROUPS_PER_CU=4 \
         "$bin" run --reps 5 memory.copy 'app.euler.string.f32.diamond*' app.euler.string.f32.honeycomb ;;
-sweep-groups|sweep-local|sweep-honeycomb) # one sweep row per part (each several minutes)
+sweep-groups|sweep-local|sweep-honeycomb|sweep-strategies) # one sweep row per part
     run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 "$bin" run --reps 3 \
         "app.euler.string.f32.sweep_${part#sweep-}" ;;
 summary)

@@ -8,10 +8,10 @@ bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 rows=$("$bin" run --list | awk '$1 ~ /^app\.euler\./' | wc -l)
-[ "$rows" = 52 ] || { echo "FAIL: --list has $rows app.euler rows, want 52"; fails=$((fails+1)); }
+[ "$rows" = 54 ] || { echo "FAIL: --list has $rows app.euler rows, want 54"; fails=$((fails+1)); }
 "$bin" run 'app.euler.*' --quick --reps 3 --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
 cat "$tmp/table.txt"
-python3 "$check" "$tmp/out.json" --min-results 52 --expect-status ok || fails=$((fails+1))
+python3 "$check" "$tmp/out.json" --min-results 54 --expect-status ok || fails=$((fails+1))
 python3 - "$tmp/out.json" <<'PY' || fails=$((fails+1))
 import json, sys
 res = {r["name"]: r for r in json.load(open(sys.argv[1]))["devices"][0]["results"]}
@@ -45,7 +45,7 @@ sys.exit(1 if bad else 0)
 PY
 "$bin" run 'app.euler.string.*' --quick --reps 1 --inject-fault --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
-python3 "$check" "$tmp/bad.json" --min-results 26 --expect-status invalid_result || fails=$((fails+1))
+python3 "$check" "$tmp/bad.json" --min-results 28 --expect-status invalid_result || fails=$((fails+1))
 # Under Oclgrind (plain builds only: CLB_EULER_OCLGRIND=1 from CMake): no out-of-bounds access,
 # no data race (the tiled kernels' local barriers and the tiles of one launch), every row still
 # validates. Small sizes: simulated, a launch is ~1000x slower.

@@ -21,7 +21,7 @@ typedef struct eu_row {
     int fp64;
     eu_kind kind;
     eu_strategy strat;
-    int sweep; /* EU_SWEEP: 0 work-group count, 1 work-group size, 2 honeycomb steps */
+    int sweep; /* EU_SWEEP: 0 work-group count, 1 work-group size, 2 honeycomb steps, 3 strategies */
 } eu_row;
 
 /* One problem instance (docs/apps/euler.md defines both). */
@@ -109,7 +109,7 @@ typedef struct eu_state {
     cl_program prog;
     cl_kernel k;
     cl_mem g[2], init;
-    size_t lsize, groups, cu, local_mem;
+    size_t lsize, groups, cu, local_mem, kernel_local;
     size_t tile_groups_per_cu; /* default work-groups of the tiled kernels per compute unit */
     eu_geom geom;
     int tiled;

@@ -70,10 +70,7 @@ clb_error eu_cl_configure(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, 
     }
     eu_strategy st = s->row->kind == EU_SWEEP ? EU_KORR : s->row->strat;
     size_t bs = block_size(s, s->lsize);
-    cl_ulong fixed = 0; /* local memory the kernel itself already uses */
-    CLB_CL(d, clGetKernelWorkGroupInfo(s->k, clb_device_reference(c->dev)->device,
-                                       CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL));
-    size_t budget = s->local_mem > fixed ? s->local_mem - (size_t)fixed : 0;
+    size_t budget = s->local_mem > s->kernel_local ? s->local_mem - s->kernel_local : 0;
     int col = s->row->kind == EU_DIA_COL;
     if (eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, col, 0, d) != CLB_OK)
         goto cleanup;
@@ -123,6 +120,12 @@ clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size
     if (clb_build(c, s->tiled ? "euler_tile" : "euler_linear", prefix, NULL, &s->prog) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s->k = clCreateKernel(s->prog, kernel_name(s->row->kind), CLB_ERRP));
+    /* local memory the kernel uses itself, asked before the local argument is set (the
+     * query counts local arguments too) */
+    cl_ulong fixed = 0;
+    CLB_CL(d, clGetKernelWorkGroupInfo(s->k, clb_device_reference(c->dev)->device,
+                                       CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL));
+    s->kernel_local = (size_t)fixed;
     for (int i = 0; i < 2; i++)
         CLB_CL(d, s->g[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, CLB_ERRP));
     CLB_CL(d, s->init = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, s->y0,

@@ -233,8 +233,8 @@ cleanup:
      {p, f, EU_COALESCED, EU_MULT, 0}, {p, f, EU_VECTOR, EU_MULT, 0},  {p, f, EU_DIA_ROW, EU_MULT, 0}, \
      {p, f, EU_DIA_ROW, EU_ADD, 0},   {p, f, EU_DIA_ROW, EU_KORR, 0},  {p, f, EU_DIA_COL, EU_KORR, 0}, \
      {p, f, EU_HONEYCOMB, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 1}, \
-     {p, f, EU_SWEEP, EU_KORR, 2}}
-static const eu_row eu_args[2][2][13] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
+     {p, f, EU_SWEEP, EU_KORR, 2}, {p, f, EU_SWEEP, EU_KORR, 3}}
+static const eu_row eu_args[2][2][14] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
                                          {EU_ARGS(EU_BRUSS, 0), EU_ARGS(EU_BRUSS, 1)}};
 
 #define EU_ROW(p, pn, PD, f, fn, req, v, vn, VD)                                                \
@@ -255,9 +255,15 @@ static const eu_row eu_args[2][2][13] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 11, "sweep_local", "coalesced and row-diamond time against the work-group size (curves; headline: best point)"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)")
 
+#define EU_STRATEGY_SWEEP(f, fn, req)                                                           \
+    EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 13,    \
+           "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)")
+
 const clb_bench clb_euler_rows[] = {
     EU_ROWS(EU_STRING, "string", "explicit Euler, STRING", 0, "f32", 0),
+    EU_STRATEGY_SWEEP(0, "f32", 0),
     EU_ROWS(EU_STRING, "string", "explicit Euler, STRING", 1, "f64", CLB_REQ_FP64),
+    EU_STRATEGY_SWEEP(1, "f64", CLB_REQ_FP64),
     EU_ROWS(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", 0, "f32", 0),
     EU_ROWS(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", 1, "f64", CLB_REQ_FP64),
 };

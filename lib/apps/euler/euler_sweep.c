@@ -1,6 +1,6 @@
 /* app.euler.<problem>.<prec>.sweep_*: the seed's parameter sweeps as curves (seed 003, figures
  * 5.4/5.5 and 7.9/7.10: work-group size and count for the linear and diamond versions; 9.3/9.4:
- * the honeycomb's step count). Every point is measured and validated like a row; the headline
+ * the honeycomb's step count; 7.4: the diamond strategies against n, STRING only). Every point is measured and validated like a row; the headline
  * is the best point, with its samples. */
 #include "euler.h"
 
@@ -81,8 +81,9 @@ static clb_error point(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, siz
     cJSON_AddItemToArray(points, pt);
     *err = s->err > *err ? s->err : *err;
     if (st.median < b->ns) {
+        static const char *dia[3] = {"diamond_row_mult", "diamond_row_add", "diamond_row_korr"};
         *b = (best){st.median, {0}, n, s->row->kind == EU_COALESCED ? "coalesced"
-                                       : s->row->kind == EU_HONEYCOMB ? "honeycomb" : "diamond_row_korr",
+                                       : s->row->kind == EU_HONEYCOMB ? "honeycomb" : dia[s->row->strat],
                     s->lsize, s->groups, s->tiled ? s->geom.hs : 0};
         memcpy(b->x, v, n * sizeof *v);
     }
@@ -149,12 +150,45 @@ static clb_error sweep_honeycomb(clb_ctx *c, eu_state *p, cJSON *curves, best *b
 static clb_error device_cu(clb_ctx *c, eu_state *s)
 {
     clb_diag *d = &c->diag;
+    cl_device_id dev = clb_device_reference(c->dev)->device;
     cl_uint cu = 0;
-    CLB_CL(d, clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_COMPUTE_UNITS,
-                              sizeof cu, &cu, NULL));
+    cl_ulong lm = 0;
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL));
     s->cu = cu ? cu : 1;
+    s->local_mem = (size_t)lm;
 cleanup:
     return d->err;
+}
+
+/* The three strategies at STRING sizes around n1, the largest n whose diamonds still fit one
+ * per compute unit (seed figure 7.4): a state of its own per size (the kernel is specialized
+ * on n), reconfigured per strategy. */
+static clb_error sweep_strategies(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    static const char *label[3] = {"multStrat", "addStrat", "korrStrat"};
+    const double f[] = {0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4};
+    size_t fit = p->local_mem / (2 * 4 * p->elem), wmax = fit > 2 ? (fit - 2) / 2 * 2 : 0;
+    double n1 = (double)(p->cu * wmax * 4);
+    cJSON *pts[3];
+    clb_error e = CLB_OK;
+    for (int k = 0; k < 3; k++)
+        pts[k] = new_curve(curves, "n (components)", label[k]);
+    for (size_t i = 0; e == CLB_OK && i < sizeof f / sizeof f[0]; i++) {
+        eu_row row = {EU_STRING, p->row->fp64, EU_DIA_ROW, EU_MULT, 0};
+        eu_state s = {.row = &row, .steps = p->steps, .elem = p->elem, .threads = p->threads,
+                      .tol = p->tol, .tile_groups_per_cu = p->tile_groups_per_cu};
+        eu_ode_init(&s.o, EU_STRING, (size_t)(f[i] * n1) > 64 ? (size_t)(f[i] * n1) : 64);
+        e = eu_prepare_host(c, &s);
+        if (e == CLB_OK)
+            e = eu_cl_setup(c, &s, 0, 0, 0);
+        for (int k = 0; e == CLB_OK && k < 3; k++) {
+            row.strat = (eu_strategy)k;
+            e = point(c, &s, 0, 0, 0, (double)s.o.n, pts[k], b, &p->err);
+        }
+        eu_state_free(&s);
+    }
+    return e;
 }
 
 clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
@@ -169,9 +203,10 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
     s->ref_steps = s->steps;
     if (eu_reference(&s->o, s->steps, 4096, s->threads, &s->ridx, &s->ref, &s->rcount) != CLB_OK)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for the reference");
-    clb_error e = s->row->sweep == 0 ? sweep_groups(c, s, curves, &b)
+    clb_error e = s->row->sweep == 0   ? sweep_groups(c, s, curves, &b)
                   : s->row->sweep == 1 ? sweep_local(c, s, curves, &b)
-                                       : sweep_honeycomb(c, s, curves, &b);
+                  : s->row->sweep == 2 ? sweep_honeycomb(c, s, curves, &b)
+                                       : sweep_strategies(c, s, curves, &b);
     if (e != CLB_OK)
         goto cleanup;
     if (!b.n)
