@@ -19,7 +19,9 @@ void eu_load(local T *cur, global const T *gp, int off, int c, int w, int wp, in
             cur[e - off] = gp[e];
 }
 
-/* Row-wise: cur and nxt hold 2 (W + 2) blocks; every level in parallel, one barrier each. */
+/* Row-wise: cur and nxt hold 2 (W + 2) blocks; every level in parallel. The blocks of level t a
+ * growing tile needs next are loaded into nxt while level t is computed there (other slots), so
+ * each level costs one barrier. */
 kernel void eu_tile_row(global T *g0, global T *g1, local T *buf, int K, int m, int hs,
                         int X, int steps, int t0, int c0, int ntiles)
 {
@@ -28,11 +30,11 @@ kernel void eu_tile_row(global T *g0, global T *g1, local T *buf, int K, int m, 
     for (int tile = (int)get_group_id(0); tile < ntiles; tile += (int)get_num_groups(0)) {
         int c = c0 + tile * X, off = (c - m - hs - 1) * BS;
         local T *cur = buf, *nxt = buf + slots;
+        eu_load(cur, ((t0 + sfirst) & 1) ? g0 : g1, off, c, eu_w(m, hs, sfirst), -1, K);
+        barrier(CLK_LOCAL_MEM_FENCE);
         for (int s = sfirst; s <= slast; s++) {
-            int t = t0 + s, w = eu_w(m, hs, s), wp = s == sfirst ? -1 : eu_w(m, hs, s - 1);
+            int t = t0 + s, w = eu_w(m, hs, s);
             global T *gn = (t & 1) ? g1 : g0;
-            eu_load(cur, (t & 1) ? g0 : g1, off, c, w, wp, K);
-            barrier(CLK_LOCAL_MEM_FENCE);
             int clo = max(c - w, 0) * BS, chi = min(c + w, K) * BS;
             int all = s == 2 * hs || t == steps, edge = eu_w(m, hs, s + 1) < w;
             int elo = (c - w + 2) * BS, ehi = (c + w - 2) * BS;
@@ -42,6 +44,8 @@ kernel void eu_tile_row(global T *g0, global T *g1, local T *buf, int K, int m, 
                 if (all || (edge && (e < elo || e >= ehi)))
                     gn[e] = v;
             }
+            if (s < slast) /* level t of the blocks beyond [c - w, c + w), stored by earlier launches */
+                eu_load(nxt, gn, off, c, eu_w(m, hs, s + 1), w, K);
             barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
             local T *sw = cur;
             cur = nxt;
