@@ -90,16 +90,24 @@ cleanup:
     return d->err;
 }
 
+/* Compute units and local memory; refuses sizes whose three arrays do not fit the device. */
 static clb_error device_limits(clb_ctx *c, eu_state *s)
 {
     clb_diag *d = &c->diag;
     cl_device_id dev = clb_device_reference(c->dev)->device;
     cl_uint cu = 0;
-    cl_ulong lm = 0;
+    cl_ulong lm = 0, gm = 0, most = 0, bytes = (cl_ulong)(s->o.n * s->elem);
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most, NULL));
     s->cu = cu ? cu : 1;
     s->local_mem = (size_t)lm;
+    if (bytes > most || 3 * bytes > gm / 10 * 9)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED,
+                 "n = %zu needs 3 arrays of %llu B; the device has %llu B (largest allocation "
+                 "%llu B): choose a smaller CLBENCH_EULER_N / CLBENCH_EULER_GRID",
+                 s->o.n, (unsigned long long)bytes, (unsigned long long)gm, (unsigned long long)most);
 cleanup:
     return d->err;
 }
