@@ -40,8 +40,8 @@ typedef struct eu_ode {
 void eu_ode_init(eu_ode *o, eu_problem p, size_t n_or_grid);
 /* The documented initial state (deterministic, with a seeded random perturbation). */
 void eu_initial(const eu_ode *o, double *y);
-/* Flops and bytes (untiled: one read and one write of y) per component and step. */
-double eu_flops_per_component(const eu_problem p);
+/* Counted flops per component and step (f and the update). */
+double eu_flops_per_component(eu_problem p);
 
 /* Host Euler in double and float: steps steps from y (overwritten with the result). tmp
  * holds n values. Sequential, and pthreads with a barrier per step (threads >= 1). */

@@ -96,7 +96,7 @@ void eu_initial(const eu_ode *o, double *y)
         }
 }
 
-double eu_flops_per_component(const eu_problem p)
+double eu_flops_per_component(eu_problem p)
 {
     /* Counted in f and the update (docs/apps/euler.md): STRING even 0 + 2, odd 4 + 2;
      * BRUSS2D lap 6, u*u*v 2, U 4 / V 3 more, alpha*lap 1 + sum 1, update 2. */
