@@ -7,6 +7,7 @@
 # Sizes: STRING n = 1e8, 2048 steps; BRUSS2D N = 4096 (n = 2 N^2 = 33.5M), 256 steps; sweeps at
 # STRING n = 1e8 f32. `summary` reads every euler_*.json in OUTDIR and writes summary.md.
 set -u
+set -f # the row patterns are clbench globs, not file names
 out=${1:?usage: euler_gpu.sh OUTDIR PART [clbench]}
 part=${2:?usage: euler_gpu.sh OUTDIR PART [clbench]}
 bin=${3:-build/clbench}
@@ -25,11 +26,11 @@ case $part in
 string-f32|string-f64)
     p=${part#string-}
     run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 "$bin" run --reps 5 memory.copy \
-        "app.euler.string.$p.pthreads" $(rows string "$p") ;;
+        $(rows string "$p") ;;
 bruss2d-f32|bruss2d-f64)
     p=${part#bruss2d-}
     run "$part" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=256 "$bin" run --reps 5 memory.copy \
-        "app.euler.bruss2d.$p.pthreads" $(rows bruss2d "$p") ;;
+        $(rows bruss2d "$p") ;;
 string-f32-occupancy) # the tiled rows with 4 work-groups per compute unit instead of the seed's 1
     run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 CLBENCH_EULER_TILE_GROUPS_PER_CU=4 \
         "$bin" run --reps 5 memory.copy 'app.euler.string.f32.diamond*' app.euler.string.f32.honeycomb ;;
