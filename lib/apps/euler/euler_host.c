@@ -103,20 +103,18 @@ double eu_flops_per_component(eu_problem p)
     return p == EU_STRING ? 4.0 : 15.5;
 }
 
-/* The window [a, a + w) after steps steps, computed on its dependence cone. */
-static clb_error window_ref(const eu_ode *o, size_t steps, size_t a, size_t w, double *out)
+/* The window [a, a + w) after steps steps, computed on its dependence cone of init. */
+static clb_error window_ref(const eu_ode *o, const double *init, size_t steps, size_t a, size_t w,
+                            double *out)
 {
     size_t cone = steps * o->dist;
     size_t lo = a > cone ? a - cone : 0, hi = a + w + cone < o->n ? a + w + cone : o->n;
     double *y = malloc((hi - lo) * sizeof *y), *z = malloc((hi - lo) * sizeof *z);
-    double *all = malloc(o->n * sizeof *all);
-    if (!y || !z || !all) {
-        free(y), free(z), free(all);
+    if (!y || !z) {
+        free(y), free(z);
         return CLB_ERR_NOMEM;
     }
-    eu_initial(o, all); /* the initial state is cheap next to the steps */
-    memcpy(y, all + lo, (hi - lo) * sizeof *y);
-    free(all);
+    memcpy(y, init + lo, (hi - lo) * sizeof *y);
     for (size_t s = 1; s <= steps; s++) {
         size_t l = lo ? lo + s * o->dist : 0, r = hi < o->n ? hi - s * o->dist : o->n;
         step_f64(o, y, z, lo, l, r);
@@ -128,6 +126,24 @@ static clb_error window_ref(const eu_ode *o, size_t steps, size_t a, size_t w, d
     free(y);
     free(z);
     return CLB_OK;
+}
+
+/* nwin windows of w components spread over the vector, both ends included. */
+static clb_error windows_ref(const eu_ode *o, size_t steps, size_t w, size_t nwin, size_t *idx,
+                             double *ref)
+{
+    double *init = malloc(o->n * sizeof *init);
+    clb_error e = init ? CLB_OK : CLB_ERR_NOMEM;
+    if (init)
+        eu_initial(o, init);
+    for (size_t i = 0; e == CLB_OK && i < nwin; i++) {
+        size_t a = (o->n - w) * i / (nwin - 1);
+        e = window_ref(o, init, steps, a, w, ref + i * w);
+        for (size_t j = 0; j < w; j++)
+            idx[i * w + j] = a + j;
+    }
+    free(init);
+    return e;
 }
 
 clb_error eu_reference(const eu_ode *o, size_t steps, size_t width, unsigned threads,
@@ -144,15 +160,8 @@ clb_error eu_reference(const eu_ode *o, size_t steps, size_t width, unsigned thr
         *ref = malloc(NWIN * w * sizeof **ref);
         if (!*idx || !*ref)
             return CLB_ERR_NOMEM;
-        for (size_t i = 0; i < NWIN; i++) {
-            size_t a = (o->n - w) * i / (NWIN - 1);
-            if (window_ref(o, steps, a, w, *ref + i * w) != CLB_OK)
-                return CLB_ERR_NOMEM;
-            for (size_t j = 0; j < w; j++)
-                (*idx)[i * w + j] = a + j;
-        }
         *count = NWIN * w;
-        return CLB_OK;
+        return windows_ref(o, steps, w, NWIN, *idx, *ref);
     }
     double *tmp = malloc(o->n * sizeof *tmp);
     *ref = malloc(o->n * sizeof **ref);
