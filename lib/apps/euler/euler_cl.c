@@ -1,0 +1,249 @@
+/* app.euler OpenCL variants: linear, coalesced, vectorized (one launch per step) and the tiled
+ * row-wise diamond, column-wise diamond and honeycomb kernels (one launch per row of tiles). */
+#include "euler.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kernel_name(eu_kind k)
+{
+    switch (k) {
+    case EU_LINEAR: return "eu_linear";
+    case EU_COALESCED: return "eu_coalesced";
+    case EU_VECTOR: return "eu_vector";
+    case EU_DIA_COL: return "eu_tile_col";
+    default: return "eu_tile_row";
+    }
+}
+
+static size_t round_up(size_t a, size_t b) { return (a + b - 1) / b * b; }
+
+/* Block size: the access distance rounded up to 4 (seed 003, 7.1); the column sweep works
+ * on one block at a time, so there it holds at least one component per work-item (8.1). */
+static size_t block_size(const eu_state *s, size_t lsize)
+{
+    size_t d4 = round_up(s->o.dist, 4);
+    return s->row->kind == EU_DIA_COL ? d4 * ((lsize + d4 - 1) / d4) : d4;
+}
+
+/* The defines euler_ode.cl expects, then euler_ode.cl itself. Caller frees. */
+static char *program_prefix(const eu_state *s, size_t bs)
+{
+    const char *ode = clb_kernel_source("euler_ode");
+    size_t cap = 1024 + (ode ? strlen(ode) : 0);
+    char *p = malloc(cap), num[3][40];
+    if (!p || !ode) {
+        free(p);
+        return NULL;
+    }
+    int f64 = s->row->fp64;
+    const double v[3] = {s->o.k2, s->o.alpha, s->o.h};
+    for (int i = 0; i < 3; i++) /* the host's (T) value, printed exactly */
+        if (f64)
+            snprintf(num[i], sizeof num[i], "%.17g", v[i]);
+        else
+            snprintf(num[i], sizeof num[i], "%.9ef", (double)(float)v[i]);
+    snprintf(p, cap,
+             "%s#define T %s\n#define VT %s\n#define VW %d\n#define EU_STRING %d\n#define NC %zu\n"
+             "#define GRID %zu\n#define K2 ((T)%s)\n#define ALPHA ((T)%s)\n#define HH ((T)%s)\n"
+             "#define BS %zu\n%s\n",
+             f64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", f64 ? "double" : "float",
+             f64 ? "double2" : "float4", f64 ? 2 : 4, s->o.prob == EU_STRING, s->o.n, s->o.grid,
+             num[0], num[1], num[2], bs, ode);
+    return p;
+}
+
+clb_error eu_cl_configure(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size_t hc_steps)
+{
+    clb_diag *d = &c->diag;
+    size_t kmax = 0, items = s->o.n / 4;
+    CLB_CL(d, clGetKernelWorkGroupInfo(s->k, clb_device_reference(c->dev)->device,
+                                       CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL));
+    s->lsize = lsize ? lsize : 256;
+    s->lsize = s->lsize > kmax ? kmax : s->lsize;
+    if (!s->tiled) { /* enough work-items to fill the device, at most one per 4 components */
+        s->groups = groups ? groups : s->cu * 8;
+        size_t most = (items + s->lsize - 1) / s->lsize;
+        s->groups = s->groups > most ? most : s->groups;
+        s->groups = s->groups ? s->groups : 1;
+        return CLB_OK;
+    }
+    eu_strategy st = s->row->kind == EU_SWEEP ? EU_KORR : s->row->strat;
+    size_t bs = block_size(s, s->lsize);
+    size_t budget = s->local_mem > s->kernel_local ? s->local_mem - s->kernel_local : 0;
+    int col = s->row->kind == EU_DIA_COL;
+    if (eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, col, 0, d) != CLB_OK)
+        goto cleanup;
+    if (s->row->kind == EU_HONEYCOMB) { /* seed 003, 9.3: best at dia_blocks / steps ~ 12.5 */
+        size_t hs = hc_steps ? hc_steps : s->geom.dia_blocks * 2 / 25;
+        eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, 0, hs ? hs : 1, d);
+    }
+    s->groups = groups ? groups : s->cu * s->tile_groups_per_cu; /* seed: one per compute unit */
+    CLB_CL(d, clSetKernelArg(s->k, 2, s->geom.local_bytes, NULL));
+    const cl_int a[5] = {(cl_int)s->geom.blocks, (cl_int)s->geom.m, (cl_int)s->geom.hs,
+                         (cl_int)s->geom.period, (cl_int)s->steps};
+    for (cl_uint i = 0; i < 5; i++)
+        CLB_CL(d, clSetKernelArg(s->k, 3 + i, sizeof a[i], &a[i]));
+    CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->g[0], &s->g[0]));
+    CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->g[1], &s->g[1]));
+cleanup:
+    return d->err;
+}
+
+/* Compute units and local memory; refuses sizes whose three arrays do not fit the device. */
+static clb_error device_limits(clb_ctx *c, eu_state *s)
+{
+    clb_diag *d = &c->diag;
+    cl_device_id dev = clb_device_reference(c->dev)->device;
+    cl_uint cu = 0;
+    cl_ulong lm = 0, gm = 0, most = 0, bytes = (cl_ulong)(s->o.n * s->elem);
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gm, &gm, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof most, &most, NULL));
+    s->cu = cu ? cu : 1;
+    s->local_mem = (size_t)lm;
+    if (bytes > most || 3 * bytes > gm / 10 * 9)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED,
+                 "n = %zu needs 3 arrays of %llu B; the device has %llu B (largest allocation "
+                 "%llu B): choose a smaller CLBENCH_EULER_N / CLBENCH_EULER_GRID",
+                 s->o.n, (unsigned long long)bytes, (unsigned long long)gm, (unsigned long long)most);
+cleanup:
+    return d->err;
+}
+
+clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size_t hc_steps)
+{
+    clb_diag *d = &c->diag;
+    cl_context ctx = clb_device_context(c->dev);
+    size_t bytes = s->o.n * s->elem;
+    char *prefix = NULL;
+    s->q = clb_device_queue(c->dev);
+    s->tiled = s->row->kind >= EU_DIA_ROW && s->row->kind <= EU_HONEYCOMB;
+    if (device_limits(c, s) != CLB_OK)
+        goto cleanup;
+    prefix = program_prefix(s, block_size(s, lsize ? lsize : 256));
+    if (!prefix)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory (or no embedded euler_ode.cl)");
+    if (clb_build(c, s->tiled ? "euler_tile" : "euler_linear", prefix, NULL, &s->prog) != CLB_OK)
+        goto cleanup;
+    CLB_CL(d, s->k = clCreateKernel(s->prog, kernel_name(s->row->kind), CLB_ERRP));
+    /* local memory the kernel uses itself, asked before the local argument is set (the
+     * query counts local arguments too) */
+    cl_ulong fixed = 0;
+    CLB_CL(d, clGetKernelWorkGroupInfo(s->k, clb_device_reference(c->dev)->device,
+                                       CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL));
+    s->kernel_local = (size_t)fixed;
+    for (int i = 0; i < 2; i++)
+        CLB_CL(d, s->g[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, CLB_ERRP));
+    CLB_CL(d, s->init = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, s->y0,
+                                       CLB_ERRP));
+    eu_cl_configure(c, s, lsize, groups, hc_steps);
+cleanup:
+    free(prefix);
+    return d->err;
+}
+
+/* Enqueues launch l; *ev receives its event. */
+static clb_error enqueue_launch(clb_ctx *c, eu_state *s, size_t l, cl_event *ev)
+{
+    clb_diag *d = &c->diag;
+    size_t global = s->groups * s->lsize;
+    *ev = NULL;
+    if (s->tiled) {
+        long t0, c0;
+        size_t tiles;
+        eu_geom_row(&s->geom, l, &t0, &c0, &tiles);
+        const cl_int a[3] = {(cl_int)t0, (cl_int)c0, (cl_int)tiles};
+        for (cl_uint i = 0; i < 3; i++)
+            CLB_CL(d, clSetKernelArg(s->k, 8 + i, sizeof a[i], &a[i]));
+        global = (tiles < s->groups ? tiles : s->groups) * s->lsize;
+    } else {
+        CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->g[0], &s->g[l & 1]));
+        CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->g[0], &s->g[(l + 1) & 1]));
+    }
+    CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &global, &s->lsize, 0, NULL, ev));
+cleanup:
+    return d->err;
+}
+
+clb_error eu_cl_once(clb_ctx *c, eu_state *s, double *secs)
+{
+    clb_diag *d = &c->diag;
+    cl_event first = NULL, last = NULL, ev = NULL;
+    cl_ulong a[4], b[4];
+    size_t nl = s->tiled ? eu_geom_launches(&s->geom, s->steps) : s->steps;
+    clb_diag_clear(d);
+    CLB_CL(d, clEnqueueCopyBuffer(s->q, s->init, s->g[0], 0, 0, s->o.n * s->elem, 0, NULL, NULL));
+    CLB_CL(d, clFinish(s->q));
+    double t0 = clb_now();
+    for (size_t l = 0; l < nl; l++) {
+        if (enqueue_launch(c, s, l, &ev) != CLB_OK)
+            goto cleanup;
+        if (!first)
+            first = ev;
+        else {
+            clb_release_event(last);
+            last = ev;
+        }
+    }
+    CLB_CL(d, clFinish(s->q));
+    double wall = clb_now() - t0;
+    if (clb_event_times(first, a, d) != CLB_OK || clb_event_times(last ? last : first, b, d) != CLB_OK)
+        goto cleanup;
+    if (b[3] <= a[2])
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "last launch END is not after the first START");
+    *secs = 1e-9 * (double)(b[3] - a[2]);
+    if (*secs > 1.02 * wall + 50e-6)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling events span %.6f s but the wall clock only %.6f s",
+                 *secs, wall);
+cleanup:
+    clb_release_event(first);
+    clb_release_event(last);
+    return d->err;
+}
+
+clb_error eu_cl_read(clb_ctx *c, eu_state *s)
+{
+    clb_diag *d = &c->diag;
+    CLB_CL(d, clEnqueueReadBuffer(s->q, s->g[s->steps & 1], CL_TRUE, 0, s->o.n * s->elem, s->out,
+                                  0, NULL, NULL));
+cleanup:
+    return d->err;
+}
+
+void eu_cl_release(eu_state *s)
+{
+    clb_release_kernel(s->k);
+    clb_release_program(s->prog);
+    clb_release_mem(s->g[0]);
+    clb_release_mem(s->g[1]);
+    clb_release_mem(s->init);
+    s->k = NULL;
+    s->prog = NULL;
+    s->g[0] = s->g[1] = s->init = NULL;
+}
+
+void eu_cl_params(clb_result *res, const eu_state *s)
+{
+    clb_param_str(res, "kernel", kernel_name(s->row->kind));
+    clb_param_num(res, "local_size", (double)s->lsize);
+    clb_param_num(res, "work_groups", (double)s->groups);
+    clb_param_num(res, "compute_units", (double)s->cu);
+    clb_param_num(res, "local_mem_bytes", (double)s->local_mem);
+    if (!s->tiled) {
+        clb_param_num(res, "global_size", (double)(s->groups * s->lsize));
+        return;
+    }
+    static const char *strat[] = {"multStrat", "addStrat", "korrStrat"};
+    clb_param_num(res, "block_size", (double)s->geom.bs);
+    clb_param_num(res, "blocks", (double)s->geom.blocks);
+    clb_param_num(res, "diamonds", (double)s->geom.diamonds);
+    clb_param_num(res, "dia_blocks", (double)s->geom.dia_blocks);
+    clb_param_str(res, "strategy", strat[s->row->kind == EU_SWEEP ? EU_KORR : s->row->strat]);
+    clb_param_num(res, "tile_steps", (double)s->geom.hs);
+    clb_param_num(res, "tile_flat_blocks", (double)(2 * s->geom.m));
+    clb_param_num(res, "tile_period_blocks", (double)s->geom.period);
+    clb_param_num(res, "tile_local_bytes", (double)s->geom.local_bytes);
+    clb_param_num(res, "launches", (double)eu_geom_launches(&s->geom, s->steps));
+}

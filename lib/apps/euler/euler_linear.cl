@@ -1,0 +1,32 @@
+/* app.euler untiled kernels: one launch per time step, y -> yn (seed 003, chapter 5).
+ * Preceded by euler_ode.cl and the host's defines. */
+
+/* Linear: each work-item a contiguous range [first, last) (the pthreads partition). */
+kernel void eu_linear(global const T *y, global T *yn)
+{
+    int gs = (int)get_global_size(0), id = (int)get_global_id(0);
+    int per = (NC + gs - 1) / gs, lo = id * per, hi = min(lo + per, NC);
+    for (int j = lo; j < hi; j++)
+        yn[j] = y[j] + HH * eu_f_global(y, 0, j);
+}
+
+/* Coalesced: 4 consecutive components per work-item, neighbours take neighbours, stride
+ * 4 x work-items. */
+kernel void eu_coalesced(global const T *y, global T *yn)
+{
+    int gs = (int)get_global_size(0), id = (int)get_global_id(0);
+    for (int i = 4 * id; i < NC; i += 4 * gs) {
+        yn[i] = y[i] + HH * eu_f_global(y, 0, i);
+        yn[i + 1] = y[i + 1] + HH * eu_f_global(y, 0, i + 1);
+        yn[i + 2] = y[i + 2] + HH * eu_f_global(y, 0, i + 2);
+        yn[i + 3] = y[i + 3] + HH * eu_f_global(y, 0, i + 3);
+    }
+}
+
+/* Vectorized problem function over VT, coalesced. */
+kernel void eu_vector(global const VT *y, global VT *yn)
+{
+    int gs = (int)get_global_size(0), id = (int)get_global_id(0);
+    for (int i = id; i < NC / VW; i += gs)
+        yn[i] = y[i] + HH * eu_fv(y, i);
+}

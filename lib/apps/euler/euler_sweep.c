@@ -1,0 +1,230 @@
+/* app.euler.<problem>.<prec>.sweep_*: the seed's parameter sweeps as curves (seed 003, figures
+ * 5.4/5.5 and 7.9/7.10: work-group size and count for the linear and diamond versions; 9.3/9.4:
+ * the honeycomb's step count; 7.4: the diamond strategies against n, STRING only). Every point is measured and validated like a row; the headline
+ * is the best point, with its samples. */
+#include "euler.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SWEEP_REPS 3u
+
+typedef struct best {
+    double ns, x[SWEEP_REPS];
+    unsigned n;
+    const char *variant;
+    size_t lsize, groups, hs;
+} best;
+
+static cJSON *new_curve(cJSON *curves, const char *x_name, const char *label)
+{
+    cJSON *cv = cJSON_CreateObject();
+    cJSON_AddStringToObject(cv, "x_name", x_name);
+    cJSON_AddStringToObject(cv, "x_unit", "");
+    cJSON_AddStringToObject(cv, "y_name", "time per component and step");
+    cJSON_AddStringToObject(cv, "y_unit", "ns");
+    cJSON_AddBoolToObject(cv, "x_log", 1);
+    cJSON_AddStringToObject(cv, "label", label);
+    cJSON_AddItemToArray(curves, cv);
+    return cJSON_AddArrayToObject(cv, "points");
+}
+
+/* A state for one variant that borrows the parent's initial state and reference. */
+static clb_error open_variant(clb_ctx *c, const eu_state *p, eu_row *row, eu_kind kind, eu_state *s)
+{
+    *row = (eu_row){p->row->prob, p->row->fp64, kind, EU_KORR, 0};
+    memset(s, 0, sizeof *s);
+    s->row = row;
+    s->o = p->o;
+    s->steps = p->steps;
+    s->elem = p->elem;
+    s->threads = p->threads;
+    s->tol = p->tol;
+    s->tile_groups_per_cu = p->tile_groups_per_cu;
+    s->y0 = p->y0;
+    s->ridx = p->ridx;
+    s->ref = p->ref;
+    s->rcount = p->rcount;
+    s->ref_steps = p->steps;
+    s->out = malloc(s->o.n * s->elem);
+    if (!s->out)
+        return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
+    return eu_cl_setup(c, s, 0, 0, 0);
+}
+
+static void close_variant(eu_state *s)
+{
+    eu_cl_release(s);
+    free(s->out);
+}
+
+/* Measures and validates s as configured; appends [x, median] to points. A configuration the
+ * device cannot take (work-group size above the kernel's limit) is skipped. */
+static clb_error point(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size_t hs, double x,
+                       cJSON *points, best *b, double *err)
+{
+    double v[SWEEP_REPS];
+    unsigned n = 0;
+    clb_stats st;
+    if (eu_cl_configure(c, s, lsize, groups, hs) != CLB_OK)
+        return c->diag.err;
+    if (lsize && s->lsize != lsize)
+        return CLB_OK;
+    unsigned cap = clb_reps(c) < SWEEP_REPS ? clb_reps(c) : SWEEP_REPS;
+    if (eu_measure(c, s, v, cap, &n) != CLB_OK || eu_check_output(c, s) != CLB_OK)
+        return c->diag.err;
+    if (clb_stats_compute(v, n, &st) != CLB_OK)
+        return clb_diag_set(&c->diag, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    cJSON *pt = cJSON_CreateArray();
+    cJSON_AddItemToArray(pt, cJSON_CreateNumber(x));
+    cJSON_AddItemToArray(pt, cJSON_CreateNumber(st.median));
+    cJSON_AddItemToArray(points, pt);
+    *err = s->err > *err ? s->err : *err;
+    if (st.median < b->ns) {
+        static const char *dia[3] = {"diamond_row_mult", "diamond_row_add", "diamond_row_korr"};
+        *b = (best){st.median, {0}, n, s->row->kind == EU_COALESCED ? "coalesced"
+                                       : s->row->kind == EU_HONEYCOMB ? "honeycomb" : dia[s->row->strat],
+                    s->lsize, s->groups, s->tiled ? s->geom.hs : 0};
+        memcpy(b->x, v, n * sizeof *v);
+    }
+    return CLB_OK;
+}
+
+/* 1 when v occurs in vals[0..n). */
+static int memchr_size(const size_t *vals, size_t n, size_t v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (vals[i] == v)
+            return 1;
+    return 0;
+}
+
+/* One series: the variant over a list of work-group counts or sizes. */
+static clb_error series(clb_ctx *c, eu_state *p, eu_kind kind, int by_size, const size_t *vals,
+                        size_t nv, cJSON *curves, best *b)
+{
+    eu_row row;
+    eu_state s;
+    cJSON *pts = new_curve(curves, by_size ? "work-items per group" : "work-groups",
+                           kind == EU_COALESCED ? "coalesced" : "diamond_row (korrStrat)");
+    clb_error e = open_variant(c, p, &row, kind, &s);
+    for (size_t i = 0; e == CLB_OK && i < nv; i++)
+        if (!i || memchr_size(vals, i, vals[i]) == 0)
+            e = point(c, &s, by_size ? vals[i] : 0, by_size ? 0 : vals[i], 0, (double)vals[i], pts, b, &p->err);
+    close_variant(&s);
+    return e;
+}
+
+static clb_error sweep_groups(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    size_t cu = p->cu, half = cu / 2 ? cu / 2 : 1;
+    const size_t lin[] = {half, cu, 2 * cu, 4 * cu, 8 * cu, 16 * cu, 32 * cu, 64 * cu};
+    const size_t dia[] = {half, cu, cu + 1, 2 * cu, 2 * cu + 1, 3 * cu, 4 * cu};
+    if (series(c, p, EU_COALESCED, 0, lin, 8, curves, b) != CLB_OK)
+        return c->diag.err;
+    return series(c, p, EU_DIA_ROW, 0, dia, 7, curves, b);
+}
+
+static clb_error sweep_local(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    const size_t ls[] = {16, 32, 64, 128, 256, 512, 1024};
+    if (series(c, p, EU_COALESCED, 1, ls, 7, curves, b) != CLB_OK)
+        return c->diag.err;
+    return series(c, p, EU_DIA_ROW, 1, ls, 7, curves, b);
+}
+
+/* Honeycomb steps 1, 2, 4, ... up to the diamond (dia_blocks / 2) or the run's step count. */
+static clb_error sweep_honeycomb(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    eu_row row;
+    eu_state s;
+    cJSON *pts = new_curve(curves, "honeycomb steps (tile half-height)", "honeycomb (korrStrat)");
+    clb_error e = open_variant(c, p, &row, EU_HONEYCOMB, &s);
+    size_t top = s.geom.dia_blocks / 2 < p->steps ? s.geom.dia_blocks / 2 : p->steps;
+    for (size_t hs = 1; e == CLB_OK && hs <= top; hs *= 2)
+        e = point(c, &s, 0, 0, hs, (double)hs, pts, b, &p->err);
+    close_variant(&s);
+    return e;
+}
+
+static clb_error device_cu(clb_ctx *c, eu_state *s)
+{
+    clb_diag *d = &c->diag;
+    cl_device_id dev = clb_device_reference(c->dev)->device;
+    cl_uint cu = 0;
+    cl_ulong lm = 0;
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL));
+    s->cu = cu ? cu : 1;
+    s->local_mem = (size_t)lm;
+cleanup:
+    return d->err;
+}
+
+/* The three strategies at STRING sizes around n1, the largest n whose diamonds still fit one
+ * per compute unit (seed figure 7.4): a state of its own per size (the kernel is specialized
+ * on n), reconfigured per strategy. */
+static clb_error sweep_strategies(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    static const char *label[3] = {"multStrat", "addStrat", "korrStrat"};
+    const double f[] = {0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4};
+    size_t fit = p->local_mem / (2 * 4 * p->elem), wmax = fit > 2 ? (fit - 2) / 2 * 2 : 0;
+    double n1 = (double)(p->cu * wmax * 4);
+    cJSON *pts[3];
+    clb_error e = CLB_OK;
+    for (int k = 0; k < 3; k++)
+        pts[k] = new_curve(curves, "n (components)", label[k]);
+    for (size_t i = 0; e == CLB_OK && i < sizeof f / sizeof f[0]; i++) {
+        eu_row row = {EU_STRING, p->row->fp64, EU_DIA_ROW, EU_MULT, 0};
+        eu_state s = {.row = &row, .steps = p->steps, .elem = p->elem, .threads = p->threads,
+                      .tol = p->tol, .tile_groups_per_cu = p->tile_groups_per_cu};
+        eu_ode_init(&s.o, EU_STRING, (size_t)(f[i] * n1) > 64 ? (size_t)(f[i] * n1) : 64);
+        e = eu_prepare_host(c, &s);
+        if (e == CLB_OK)
+            e = eu_cl_setup(c, &s, 0, 0, 0);
+        for (int k = 0; e == CLB_OK && k < 3; k++) {
+            row.strat = (eu_strategy)k;
+            e = point(c, &s, 0, 0, 0, (double)s.o.n, pts[k], b, &p->err);
+        }
+        eu_state_free(&s);
+    }
+    return e;
+}
+
+clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    best b = {.ns = 1e300};
+    cJSON *curves = cJSON_CreateArray();
+    if (!curves)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    if (device_cu(c, s) != CLB_OK)
+        goto cleanup;
+    s->ref_steps = s->steps;
+    if (eu_reference(&s->o, s->steps, 4096, s->threads, &s->ridx, &s->ref, &s->rcount) != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for the reference");
+    clb_error e = s->row->sweep == 0   ? sweep_groups(c, s, curves, &b)
+                  : s->row->sweep == 1 ? sweep_local(c, s, curves, &b)
+                  : s->row->sweep == 2 ? sweep_honeycomb(c, s, curves, &b)
+                                       : sweep_strategies(c, s, curves, &b);
+    if (e != CLB_OK)
+        goto cleanup;
+    if (!b.n)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "no configuration of the sweep ran on this device");
+    if (clb_result_set_samples(res, b.x, b.n, "ns", 0,
+                               "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    eu_record(res, s, res->value);
+    cJSON_DeleteItemFromObject(res->params, "bytes_per_component_step"); /* depend on the point */
+    cJSON_DeleteItemFromObject(res->params, "effective_bandwidth_gbs");
+    clb_param_str(res, "best_variant", b.variant);
+    clb_param_num(res, "best_local_size", (double)b.lsize);
+    clb_param_num(res, "best_work_groups", (double)b.groups);
+    if (b.hs)
+        clb_param_num(res, "best_tile_steps", (double)b.hs);
+    cJSON_AddItemToObject(res->params, "curves", curves);
+    curves = NULL;
+cleanup:
+    cJSON_Delete(curves);
+    return d->err;
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# app.euler end to end (issue 15): a quick run of every row gives ok results that conform to the
+# schema, carry what the app framework needs (time, rate, bytes and flops per component and
+# step, error within tolerance), the tiled rows their geometry, the sweeps their curves; an
+# injected fault turns every result into invalid_result.
+set -u
+bin=$1 check=$2 tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+rows=$("$bin" run --list | awk '$1 ~ /^app\.euler\./' | wc -l)
+[ "$rows" = 54 ] || { echo "FAIL: --list has $rows app.euler rows, want 54"; fails=$((fails+1)); }
+"$bin" run 'app.euler.*' --quick --reps 3 --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
+cat "$tmp/table.txt"
+python3 "$check" "$tmp/out.json" --min-results 54 --expect-status ok || fails=$((fails+1))
+python3 - "$tmp/out.json" <<'PY' || fails=$((fails+1))
+import json, sys
+res = {r["name"]: r for r in json.load(open(sys.argv[1]))["devices"][0]["results"]}
+bad = []
+need = ["n", "steps", "time_per_component_step_ns", "rate_gupdates_per_s", "flops_per_component_step",
+        "max_rel_error", "tolerance", "validated_components"]
+for name, r in res.items():
+    p = r["params"]
+    bad += [f"{name}: params.{k} missing" for k in need if k not in p]
+    if "sweep" not in name:
+        if not p.get("bytes_per_component_step", 0) > 0:
+            bad.append(f"{name}: no bytes_per_component_step")
+        if abs(p.get("time_per_component_step_ns", 0) - r["value"]) > 1e-9 * r["value"]:
+            bad.append(f"{name}: headline is not the time per component and step")
+    if not p.get("max_rel_error", 1) <= p.get("tolerance", 0):
+        bad.append(f"{name}: error {p.get('max_rel_error')} above tolerance {p.get('tolerance')}")
+    if any(t in name for t in ("diamond", "honeycomb")) and "sweep" not in name:
+        bad += [f"{name}: params.{k} missing" for k in ("block_size", "dia_blocks", "strategy", "tile_steps", "local_size", "work_groups") if k not in p]
+    if "sweep" in name:
+        cs = p.get("curves", [])
+        if not cs or not all(len(c.get("points", [])) >= 2 for c in cs):
+            bad.append(f"{name}: curves missing or too short")
+for prec in ("f32", "f64"):
+    for s, want in (("mult", "multStrat"), ("add", "addStrat"), ("korr", "korrStrat")):
+        got = res[f"app.euler.string.{prec}.diamond_row_{s}"]["params"].get("strategy")
+        if got != want:
+            bad.append(f"diamond_row_{s}: strategy {got}")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+"$bin" run 'app.euler.string.*' --quick --reps 1 --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
+python3 "$check" "$tmp/bad.json" --min-results 28 --expect-status invalid_result || fails=$((fails+1))
+# Under Oclgrind (plain builds only: CLB_EULER_OCLGRIND=1 from CMake): no out-of-bounds access,
+# no data race (the tiled kernels' local barriers and the tiles of one launch), every row still
+# validates. Small sizes: simulated, a launch is ~1000x slower.
+if [ "${CLB_EULER_OCLGRIND:-0}" = 1 ] && command -v oclgrind >/dev/null; then
+    CLBENCH_EULER_N=2048 CLBENCH_EULER_GRID=16 CLBENCH_EULER_STEPS=12 \
+        oclgrind --check-api --data-races --log "$tmp/oclgrind.log" \
+        "$bin" run 'app.euler.*.f32.[!s]*' --quick --reps 1 --json "$tmp/og.json" >/dev/null 2>&1 \
+        || { echo "FAIL: oclgrind run exit $?"; fails=$((fails+1)); }
+    if [ -s "$tmp/oclgrind.log" ]; then
+        echo "FAIL: oclgrind reported:"; head -40 "$tmp/oclgrind.log"; fails=$((fails+1))
+    fi
+    python3 "$check" "$tmp/og.json" --min-results 18 --expect-status ok || fails=$((fails+1))
+fi
+echo "cli_euler: $fails failure(s)"
+[ "$fails" = 0 ]
