@@ -22,7 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 for s in "$@"; do
     t0=$(date +%s)
     case $s in
-    full)    timeout 380 "$clb" run --json "$out/full.json" --html "$out/full.html" >"$out/full.txt" 2>&1
+    full)    timeout "${FULL_TIMEOUT:-380}" "$clb" run --json "$out/full.json" --html "$out/full.html" >"$out/full.txt" 2>&1
              echo "exit $?" >"$out/full-exit.txt" ;;
     pairs)   timeout 240 bash peers/memory_pairs.sh "$out/pairs-gpu" 2 "$gpu" "$clb" >"$out/pairs-gpu.log" 2>&1 ;;
     cpupairs) timeout 300 bash peers/memory_pairs.sh "$out/pairs-cpu" 1 "$cpu" "$clb" >"$out/pairs-cpu.log" 2>&1 ;;
@@ -34,6 +34,7 @@ for s in "$@"; do
                  --json "$out/sustained-gpu.json" >"$out/sustained-gpu.txt" 2>&1 ;;
     gemm)    GEMM_ROWS='app.sgemm.*' timeout 330 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" >"$out/sgemm.log" 2>&1
              GEMM_ROWS='app.dgemm.* app.saxpy.*' timeout 240 bash peers/gemm.sh "$out/dgemm_saxpy" "$gpu" "$clb" >"$out/dgemm.log" 2>&1 ;;
+    clpeaklat) timeout 60 clpeak -p "${gpu%%:*}" -d "${gpu##*:}" --kernel-latency >"$out/clpeak-latency.txt" 2>&1 ;;
     nativelat) timeout 30 "$bd/clb_native_latency" >"$out/native-latency.txt" 2>&1 ;;
     sgemm)   GEMM_ROWS="${SGEMM_ROWS:-app.sgemm.*}" timeout 180 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" >"$out/sgemm.log" 2>&1 ;;
     *)       echo "unknown section $s" ;;
