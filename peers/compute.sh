@@ -8,10 +8,10 @@
 # and % of the theoretical peak (at CL_DEVICE_MAX_CLOCK_FREQUENCY and, on NVIDIA, at the
 # SM clock nvidia-smi reported under load).
 #
-# usage: bash bench/compute.sh OUTDIR [clbench-binary]     (from the repository root)
+# usage: bash peers/compute.sh OUTDIR [clbench-binary]     (from the repository root)
 # env:   COMPUTE_ROWS_GPU, COMPUTE_ROWS_CPU  override the benchmark globs per device type
 set -u
-out=${1:?usage: bench/compute.sh OUTDIR [clbench-binary]}
+out=${1:?usage: peers/compute.sh OUTDIR [clbench-binary]}
 bin=${2:-build/clbench}
 native=$(dirname "$bin")/native_peak
 rows_gpu=${COMPUTE_ROWS_GPU:-"compute.fp32.fma compute.fp32.mad compute.fp64.fma compute.fp64.mad compute.int32.mad compute.int8.dot4"}

@@ -5,11 +5,11 @@
 # compute.fp32/fp64.fma or of memory.triad, ratio to CLBlast). Writes OUT/apps-P_D.json, the
 # table, and OUT/ladder-P_D.md: one ladder table per device.
 #
-# usage: bash bench/gemm.sh OUT [P:D] [clbench-binary]    (from the repository root)
+# usage: bash peers/gemm.sh OUT [P:D] [clbench-binary]    (from the repository root)
 # env:   CLBENCH_GEMM_N, CLBENCH_GEMM_LADDER_N  sizes (docs/apps/gemm.md); GEMM_RETUNE=1 adds --retune
 #        GEMM_ROWS  row globs instead of 'app.*' (e.g. 'app.sgemm.*')
 set -u
-out=${1:?usage: bench/gemm.sh OUT [P:D] [clbench-binary]}
+out=${1:?usage: peers/gemm.sh OUT [P:D] [clbench-binary]}
 dev=${2:-}
 bin=${3:-build/clbench}
 mkdir -p "$out"

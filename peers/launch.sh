@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Launch overhead and compile time on every device, next to clpeak --kernel-latency measured
-# in the same run on the same device, and the gap experiment (bench/experiments/launch_gap.c,
-# docs/results/launch.md). usage: bash bench/launch.sh OUTDIR [clbench-binary]
+# in the same run on the same device, and the gap experiment (peers/experiments/launch_gap.c,
+# docs/results/launch.md). usage: bash peers/launch.sh OUTDIR [clbench-binary]
 # env: LAUNCH_GAP_N (launches per variant of the experiment, default 20000; 0 skips it)
 set -u
-out=${1:?usage: bench/launch.sh OUTDIR [clbench]}
+out=${1:?usage: peers/launch.sh OUTDIR [clbench]}
 bin=${2:-build/clbench}
 mkdir -p "$out"
 gap=$out/launch_gap

@@ -2,11 +2,11 @@
 # Physical limits and the measured clock (issue 12) on every device: `clbench info`'s matched
 # database row and limits, latency.* in cycles with the clock and its source, and the rows the
 # guard checks (status, % of the limit) -- with nvidia-smi's SM clock and lscpu as peers.
-# usage: bash bench/limits_check.sh OUTDIR [clbench-binary]     (from the repository root)
+# usage: bash peers/limits_check.sh OUTDIR [clbench-binary]     (from the repository root)
 # env: LIMITS_GUARD_ROWS (default: FP32/FP64 FMA and add, DRAM read and triad, pinned
 #      transfers and bidirectional), LIMITS_QUICK=1 for --quick runs.
 set -u
-out=${1:?usage: bench/limits_check.sh OUTDIR [clbench]}
+out=${1:?usage: peers/limits_check.sh OUTDIR [clbench]}
 bin=${2:-build/clbench}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

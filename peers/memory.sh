@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Measures the memory.* group's targets with its peers in the same run (docs/results/memory.md).
-#   usage: bash bench/memory.sh OUTDIR [clbench-binary]      (from the repository root)
+#   usage: bash peers/memory.sh OUTDIR [clbench-binary]      (from the repository root)
 # For every NVIDIA GPU and every PoCL CPU device: clbench memory.* (JSON + table) and
 # `clpeak --global-bandwidth` on the same device; on CPU devices also the native OpenMP
 # STREAM probe (build/native_stream, built by CMake). Writes everything under OUTDIR and
 # prints a summary: clbench vs clpeak, vs the HBM specification, vs the native triad, and
 # the detected cache levels next to lscpu / the API.
 set -u
-out=${1:?usage: bash bench/memory.sh OUTDIR [clbench-binary]}
+out=${1:?usage: bash peers/memory.sh OUTDIR [clbench-binary]}
 bin=${2:-build/clbench}
 native=$(dirname "$bin")/native_stream
 mkdir -p "$out"

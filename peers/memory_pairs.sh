@@ -2,16 +2,16 @@
 # The memory.* targets against independent peers, in rounds (docs/results/memory.md). One round
 # runs back to back on the same device: clbench's DRAM rows (read_linear, write, copy, scale,
 # add, triad, read_strided, read_random), build/stream_simple (the straightforward OpenCL
-# STREAM, bench/stream_simple.c) at clbench's triad array size, clpeak --global-bandwidth, and
+# STREAM, peers/stream_simple.c) at clbench's triad array size, clpeak --global-bandwidth, and
 # on CPU devices build/native_stream (OpenMP) at the same size. On a shared or virtual machine
 # the bandwidth drifts by 20-30% within minutes, so the summary gives every round's ratios and
 # their medians: each STREAM row / stream_simple's op, read_linear / clpeak's best,
 # each row / native_stream's (CPU), read_linear / (copy / 2), and the highest figure against
 # the HBM limit (NVIDIA H100 SXM 3350, H200 4800 GB/s; HBM_GBS=... overrides).
-#   usage: bash bench/memory_pairs.sh OUTDIR [ROUNDS=5] [DEVICE=0:0] [clbench-binary]
+#   usage: bash peers/memory_pairs.sh OUTDIR [ROUNDS=5] [DEVICE=0:0] [clbench-binary]
 # Works on the GPU machine with binaries built here (plain x86-64); all raw output under OUTDIR.
 set -u
-out=${1:?usage: bash bench/memory_pairs.sh OUTDIR [ROUNDS] [P:D] [clbench-binary]}
+out=${1:?usage: bash peers/memory_pairs.sh OUTDIR [ROUNDS] [P:D] [clbench-binary]}
 rounds=${2:-5}
 dev=${3:-0:0}
 bin=${4:-build/clbench}

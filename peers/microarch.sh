@@ -4,10 +4,10 @@
 # PoCL exposes), clpeak --compute-sp for the sustained FP32 rate, nvidia-smi clocks, and the
 # generated code (PTX on NVIDIA, the PoCL kernel library's machine code) checked for the
 # instructions the chains are meant to time.
-# usage: bash bench/microarch.sh OUTDIR [clbench-binary]     (from the repository root)
+# usage: bash peers/microarch.sh OUTDIR [clbench-binary]     (from the repository root)
 # env: MICROARCH_SUSTAINED_GPU_S (20), MICROARCH_SUSTAINED_CPU_S (10)
 set -u
-out=${1:?usage: bench/microarch.sh OUTDIR [clbench]}
+out=${1:?usage: peers/microarch.sh OUTDIR [clbench]}
 bin=${2:-build/clbench}
 native=$(dirname "$bin")/clb_native_latency
 mkdir -p "$out"

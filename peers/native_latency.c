@@ -1,4 +1,4 @@
-/* Native peer of latency.*: the same dependent chains as kernels/latency.cl, written in C and
+/* Native peer of latency.*: the same dependent chains as lib/bench/microarch/latency.cl, written in C and
  * run on the host CPU (the device PoCL exposes), timed with the monotonic clock. An empty asm
  * statement that claims to change x after every step keeps the compiler from folding or
  * reordering the chain (x86-64 only; elsewhere the probe says so and exits 0).

@@ -1,8 +1,8 @@
 /* native_stream: a native C (OpenMP) STREAM-style probe of the host's memory bandwidth, the
- * peer of memory.triad / memory.read_linear on CPU OpenCL devices (bench/memory.sh).
+ * peer of memory.triad / memory.read_linear on CPU OpenCL devices (peers/memory.sh).
  *
  * usage: native_stream [MiB per array]   (default: 4x the largest cache in sysfs, >= 512 MiB,
- *        as memory.* uses on CPU devices; bench/memory.sh passes memory.triad's size)
+ *        as memory.* uses on CPU devices; peers/memory.sh passes memory.triad's size)
  * Prints "read_gbs", "copy_gbs" and "triad_gbs" lines: the median of 11 timed repetitions
  * (the first discarded), bytes counted as read + written (STREAM's convention). Arrays are
  * doubles filled with non-zero data and first touched by the threads that use them. */

@@ -1,5 +1,5 @@
 /* stream_simple: the straightforward OpenCL STREAM (BabelStream style), an independent peer of
- * clbench's memory.* rows (bench/memory_pairs.sh). It does not link libclbench: plain OpenCL
+ * clbench's memory.* rows (peers/memory_pairs.sh). It does not link libclbench: plain OpenCL
  * and its own timing. float4 arrays, one element per work-item, global size = elements / 4,
  * local size chosen by the driver; arrays initialized to a = 0.1, b = 0.2, c = 0.0 (and
  * d = 0.3 for write) as BabelStream does. Each repetition runs, in this order: copy c = a,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Host-device transfer measurements (issue 5) with the peer in the same run.
 #
-# usage: bash bench/transfer.sh OUTDIR [clbench-binary]      (from the repository root)
+# usage: bash peers/transfer.sh OUTDIR [clbench-binary]      (from the repository root)
 #
 # For the NVIDIA GPU (when an NVIDIA platform exists) and for PoCL's CPU device:
 #   clbench run 'transfer.*'            -> OUTDIR/clbench-TAG.json, OUTDIR/clbench-TAG.txt
@@ -15,7 +15,7 @@
 # The CPU device's sweep is bounded at 256 MiB (CLBENCH_TRANSFER_MAX_BYTES) to keep the whole
 # script under ~4 minutes; the GPU sweeps the full 4 B .. 1 GiB.
 set -u
-out=${1:?usage: bash bench/transfer.sh OUTDIR [clbench-binary]}
+out=${1:?usage: bash peers/transfer.sh OUTDIR [clbench-binary]}
 bin=${2:-build/clbench}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"

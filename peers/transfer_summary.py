@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summary of bench/transfer.sh: clbench transfer.* beside clpeak --transfer-bandwidth.
+"""Summary of peers/transfer.sh: clbench transfer.* beside clpeak --transfer-bandwidth.
 
 usage: transfer_summary.py OUTDIR TAG...   (reads OUTDIR/clbench-TAG.json, OUTDIR/clpeak-TAG.txt)
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "check.h"
 
-/* lib/bench/transfer_paths.c: the verification checksum (streams over chunks of 8k bytes). */
+/* lib/bench/transfer/transfer_paths.c: the verification checksum (streams over chunks of 8k bytes). */
 uint64_t xfer_checksum(const unsigned char *p, size_t n, uint64_t h);
 
 #define NEAR_REL(got, want, rel) CHECK(fabs((got) - (want)) <= (rel) * fabs(want))

@@ -1,4 +1,4 @@
-/* Plateau detection (lib/plateaus.c) on synthetic staircase curves, clean and noisy. */
+/* Plateau detection (lib/core/plateaus.c) on synthetic staircase curves, clean and noisy. */
 #include "plateaus.h"
 
 #include <math.h>

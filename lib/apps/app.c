@@ -21,7 +21,7 @@ clb_error app_launch(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
     if (t[3] <= t[2])
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling END is not after START");
     *seconds = 1e-9 * (double)(t[3] - t[2]);
-    /* As in lib/runner.c: an event cannot outlast the host's wait for it. */
+    /* As in lib/core/runner.c: an event cannot outlast the host's wait for it. */
     if (*seconds > 1.02 * wall + 50e-6)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING,
                  "profiling event reports %.6f s but the wall clock only %.6f s", *seconds, wall);

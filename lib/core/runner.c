@@ -63,7 +63,7 @@ cleanup:
     if (d->err == CLB_ERR_CL &&
         (d->cl_err == CL_BUILD_PROGRAM_FAILURE || d->cl_err == CL_COMPILE_PROGRAM_FAILURE)) {
         keep_build_log(c, prog);
-        clb_diag_set(d, CLB_ERR_BUILD, "building kernels/%s.cl failed (%s); see params.build_log",
+        clb_diag_set(d, CLB_ERR_BUILD, "building %s.cl failed (%s); see params.build_log",
                      name, clb_cl_error_name(CL_BUILD_PROGRAM_FAILURE));
     }
     if (d->err != CLB_OK && prog) {

@@ -71,7 +71,7 @@ static void add_simd_width(cJSON *o, clb_device *dev)
         return;
     }
     cJSON *e = entry(o, "simd_width", cJSON_CreateNumber((double)width),
-                     "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of kernels/probe.cl");
+                     "CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of lib/device/probe.cl");
     /* Cross-check with the vendor's own attribute where one exists. */
     const char *src = NULL;
     cl_ulong vendor = 0;

@@ -1,5 +1,5 @@
-/* Device database of physical limits (lib/devdb_table.c, sources in docs/limits.md) and the
- * theoretical arithmetic peak (lib/devdb.c documents the formulas). */
+/* Device database of physical limits (lib/device/devdb_table.c, sources in docs/limits.md) and the
+ * theoretical arithmetic peak (lib/device/devdb.c documents the formulas). */
 #ifndef CLB_DEVDB_H
 #define CLB_DEVDB_H
 
@@ -32,7 +32,7 @@ const clb_devdb_row *clb_devdb_at(size_t i);
 /* The row matching vendor and name (AMD: pass the board name), or NULL. */
 const clb_devdb_row *clb_devdb_find(const char *vendor, const char *name);
 
-/* The kinds of physical limit the guard (lib/limits.c) checks against. */
+/* The kinds of physical limit the guard (lib/device/limits.c) checks against. */
 typedef enum { CLB_LIMIT_FP32, CLB_LIMIT_FP64, CLB_LIMIT_DRAM, CLB_LIMIT_LINK } clb_limit_kind;
 
 /* A limit: value (NaN when unknown, source then says why), its unit and where it comes from. */

@@ -1,5 +1,5 @@
 /* The physical-limit guard: after a benchmark produced an ok result, its value is compared
- * with the device's applicable limit (lib/devdb.c). One table maps result names to limits. */
+ * with the device's applicable limit (lib/device/devdb.c). One table maps result names to limits. */
 #ifndef CLB_LIMITS_H
 #define CLB_LIMITS_H
 

@@ -20,7 +20,7 @@ typedef struct rep_cols {
 clb_error rep_cols_build(rep_cols *c, const clb_report_src *src, size_t n);
 void rep_cols_free(rep_cols *c);
 
-/* HTML sections (lib/report_html.c, lib/report_summary.c). */
+/* HTML sections (lib/report/html.c, lib/report/summary.c). */
 void rep_html_status(FILE *f, const char *st, const char *reason);
 void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
 void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc);

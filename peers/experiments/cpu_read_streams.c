@@ -1,13 +1,13 @@
 /* Experiment behind the tile layout of docs/results/memory.md: on a CPU device, clbench's
- * mem_read kernel (kernels/memory.cl, tiles of 256 KiB, BLOCKED=1) at STREAMS = 1, 2, 4, 8
+ * mem_read kernel (lib/bench/memory/memory.cl, tiles of 256 KiB, BLOCKED=1) at STREAMS = 1, 2, 4, 8
  * and widths uint4 / uint16, against clpeak's two global-bandwidth access patterns written
  * here from its description (float16 loads, 16 per work-item, work-groups of the device's
  * maximum size; "lo": a work-item's loads are the group size apart, "go": the global size
  * apart). All kernels read the same 512 MiB random array once per launch, round-robin, so
  * each round meets the same machine state; per round every kernel is divided by the better
  * clpeak pattern of that round, and the median of those ratios is printed.
- * Build: gcc -O2 -o cpu_read_streams bench/experiments/cpu_read_streams.c -lOpenCL
- * Run:   ./cpu_read_streams kernels/memory.cl [ROUNDS=30] [PLATFORM=0]
+ * Build: gcc -O2 -o cpu_read_streams peers/experiments/cpu_read_streams.c -lOpenCL
+ * Run:   ./cpu_read_streams lib/bench/memory/memory.cl [ROUNDS=30] [PLATFORM=0]
  * (minimal error checking: an experiment, not a tool) */
 #define CL_TARGET_OPENCL_VERSION 200
 #include <CL/cl.h>
@@ -64,10 +64,10 @@ static cl_program build(cl_context ctx, cl_device_id dev, const char *src, const
 
 int main(int argc, char **argv)
 {
-    char *mem_src = slurp(argc > 1 ? argv[1] : "kernels/memory.cl");
+    char *mem_src = slurp(argc > 1 ? argv[1] : "lib/bench/memory/memory.cl");
     int rounds = argc > 2 ? atoi(argv[2]) : 30, pidx = argc > 3 ? atoi(argv[3]) : 0;
     if (!mem_src || rounds < 1 || rounds > MAXR)
-        return fprintf(stderr, "usage: cpu_read_streams kernels/memory.cl [ROUNDS<=100] [PLATFORM]\n"), 2;
+        return fprintf(stderr, "usage: cpu_read_streams lib/bench/memory/memory.cl [ROUNDS<=100] [PLATFORM]\n"), 2;
     cl_platform_id ps[8];
     cl_uint np;
     clGetPlatformIDs(8, ps, &np);

@@ -19,7 +19,7 @@
  *     launches lets the CPU and the GPU's link idle, as clbench's per-repetition bookkeeping
  *     does not; included to see whether idling raises the latency)
  *
- * Build: gcc -O2 -std=c11 -o launch_gap bench/experiments/launch_gap.c -lOpenCL
+ * Build: gcc -O2 -std=c11 -o launch_gap peers/experiments/launch_gap.c -lOpenCL
  * Run:   ./launch_gap PLATFORM_INDEX [N] [-t]
  * No retries, no recovery: an experiment, not a tool; it stops at the first OpenCL error. */
 #define _POSIX_C_SOURCE 199309L

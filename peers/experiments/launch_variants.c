@@ -1,7 +1,7 @@
 /* Experiment behind docs/results/launch.md: QUEUED->END and START->END medians of 300
  * launches for a counter kernel and an empty kernel, grid 1 or CUs x max-WG, with and
  * without clSetKernelArg before each launch, waiting with clFinish or clWaitForEvents.
- * Build: gcc -O2 -o launch_variants bench/experiments/launch_variants.c -lOpenCL
+ * Build: gcc -O2 -o launch_variants peers/experiments/launch_variants.c -lOpenCL
  * Run:   ./launch_variants PLATFORM_INDEX   (no error checking: an experiment, not a tool) */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>

@@ -16,7 +16,7 @@ typedef struct compile_state {
 
 static cl_uint rotl(cl_uint x, cl_uint n) { return (x << n) | (x >> (32u - n)); }
 
-/* Host reference of kernels/compile_long.cl (see the formula there). */
+/* Host reference of lib/bench/compile/compile_long.cl (see the formula there). */
 static cl_uint long_reference(cl_uint x)
 {
     for (cl_uint id = 10; id <= 99; id++) {

@@ -1,6 +1,6 @@
 /* compile.long: a long program (after SHOC's KernelCompile): 90 distinct functions with
  * loops, chained by one kernel. CLB_NONCE (prepended per build) makes every build's source
- * unique. The host reference in lib/bench/compile.c computes the same stages for ids 10..99:
+ * unique. The host reference in lib/bench/compile/compile.c computes the same stages for ids 10..99:
  *   repeat (id % 3 + 1) times: x ^= x >> (id % 13 + 3); x *= (2 id + 1) | 0x10001;
  *                               x = rotate(x, id % 31 + 1)
  *   then x += id. */

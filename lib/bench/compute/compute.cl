@@ -1,5 +1,5 @@
 /* compute.*: arithmetic peak. One source, specialised by build-time macros (set by
- * lib/bench/compute.c; the host reference in lib/compute_model.c mirrors this file):
+ * lib/bench/compute/compute.c; the host reference in lib/bench/compute/compute_model.c mirrors this file):
  *   CLB_T      scalar type (float, double, half, uint)
  *   CLB_VT     vector type of width CLB_W (float, float4, ...)
  *   CLB_W      vector width 1, 2, 4, 8, 16

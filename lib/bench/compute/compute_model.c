@@ -1,4 +1,4 @@
-/* Host model of kernels/compute.cl: operation counts, inputs and the reference. */
+/* Host model of lib/bench/compute/compute.cl: operation counts, inputs and the reference. */
 #include "compute_model.h"
 
 #include "internal.h"

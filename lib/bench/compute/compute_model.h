@@ -1,4 +1,4 @@
-/* The model of kernels/compute.cl shared by the benchmark (lib/bench/compute.c) and the unit
+/* The model of lib/bench/compute/compute.cl shared by the benchmark (lib/bench/compute/compute.c) and the unit
  * tests: types, operations, operand shapes, exact operation counts, input generation and
  * the host reference that recomputes a work-item's chains in the same precision. */
 #ifndef CLB_COMPUTE_MODEL_H

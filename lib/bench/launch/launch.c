@@ -1,4 +1,4 @@
-/* launch.*: kernel launch overhead with a one-work-item counter kernel (kernels/launch.cl).
+/* launch.*: kernel launch overhead with a one-work-item counter kernel (lib/bench/launch/launch.cl).
  * Per-launch metrics take one sample per launch (reps x 10 launches, each waited for);
  * throughput takes one sample per batch of back-to-back enqueues closed by one clFinish. */
 #include "internal.h"
@@ -156,7 +156,7 @@ cleanup:
     return d->err;
 }
 
-/* lib/bench/launch_clpeak.c */
+/* lib/bench/launch/launch_clpeak.c */
 clb_error clb_launch_clpeak_run(clb_ctx *c, clb_result *res);
 clb_error clb_launch_clpeak_validate(clb_ctx *c, void *state, clb_diag *d);
 

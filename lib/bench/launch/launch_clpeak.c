@@ -1,6 +1,6 @@
 /* launch.clpeak_method: what `clpeak --kernel-latency` measures, with its kernel, grid and
  * timer (facts from clpeak 1.1's src/kernel_latency.cpp; this is our own code): a kernel that
- * reads 16 floats per work-item (kernels/launch.cl read16) over 256 x compute units
+ * reads 16 floats per work-item (lib/bench/launch/launch.cl read16) over 256 x compute units
  * work-items in groups of 256 (CL_DEVICE_MAX_WORK_ITEM_SIZES[0] capped at 256, as clpeak), an input and an output buffer
  * (CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY), two launches and a clFinish as warm-up, then 20000
  * launches each followed by clFinish, timed QUEUED->START (clpeak's interval); clpeak reports the mean (in whole

@@ -1,5 +1,5 @@
 /* memory.read_*, memory.write, memory.copy/scale/add/triad: global-memory bandwidth
- * (kernels/memory.cl). Arrays of 32-bit words filled with random data, at least 4x the
+ * (lib/bench/memory/memory.cl). Arrays of 32-bit words filled with random data, at least 4x the
  * largest cache; bytes counted as read + written by the kernel (STREAM's convention: no
  * write-allocate traffic). Each row searches the vector widths 1..16 and reports the best. */
 #include "memory.h"
@@ -46,7 +46,7 @@ typedef struct gstate {
     int tiles;            /* CPU DRAM arrays: one launch = `scale` work-groups, one chunk each */
     cl_uint streams;      /* blocked layouts: sequential streams per work-item (STREAMS) */
     cl_uint vw, chunk, nchunks, stride, rows, reuse_n, tag;
-    cl_uint per, mult;   /* kernels/memory.cl, CHUNK: period of the rotation, group factor */
+    cl_uint per, mult;   /* lib/bench/memory/memory.cl, CHUNK: period of the rotation, group factor */
     cl_uint pbase;       /* pass counter (mod per) where the last launch started */
     cl_uint pnext;       /* ... and where the next one starts */
     cl_uint *chunk_tag;  /* write/STREAM: tag of the last launch that wrote each chunk (0: none) */
@@ -80,7 +80,7 @@ static size_t physical(const gstate *s, size_t v)
 /* Bytes of one tile (below). */
 #define TILE_BYTES (256u << 10)
 
-/* Sequential streams per work-item in a tile (kernels/memory.cl, STREAMS): four in all per
+/* Sequential streams per work-item in a tile (lib/bench/memory/memory.cl, STREAMS): four in all per
  * core, the STREAM kernels' two or three arrays included. Measured on PoCL (AMD EPYC VM):
  * one stream leaves read bandwidth ~25% below four; four per array (twelve in all) slowed
  * the triad by a third (docs/results/memory.md). */
@@ -108,7 +108,7 @@ static void layout_tiles(gstate *s, size_t nvec)
     s->words = (size_t)s->chunk * s->nchunks * s->vw;
 }
 
-/* Chunk geometry (kernels/memory.cl): nchunks chunks of chunk vectors, the rotation. */
+/* Chunk geometry (lib/bench/memory/memory.cl): nchunks chunks of chunk vectors, the rotation. */
 static void layout(gstate *s, cl_ulong bytes, unsigned per_group)
 {
     size_t nvec = (size_t)(bytes / (4u * s->vw));
@@ -413,7 +413,7 @@ static void g_params(clb_result *res, const gstate *s)
         clb_param_num(res, "stride_bytes", 4.0 * s->vw * s->stride);
 }
 
-/* CPUs stream each work-item through a contiguous slice (kernels/memory.cl, BLOCKED). */
+/* CPUs stream each work-item through a contiguous slice (lib/bench/memory/memory.cl, BLOCKED). */
 static int blocked_layout(const mem_device *m) { return (m->type & CL_DEVICE_TYPE_CPU) != 0; }
 
 /* One configuration: build at width vw, set up, measure, validate (in clb_measure). */

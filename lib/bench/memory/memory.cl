@@ -1,4 +1,4 @@
-/* memory.*: global-memory bandwidth kernels (lib/bench/memory.c).
+/* memory.*: global-memory bandwidth kernels (lib/bench/memory/memory.c).
  * Built with -DVW=n -DVT=uintn (n = 1, 2, 4, 8, 16) and -DPATTERN / -DOP for the variant.
  * Elements are 32-bit unsigned integers, so every checksum is exact (wrapping arithmetic)
  * and the host can reproduce it.
@@ -148,7 +148,7 @@ kernel void mem_stream(global const VT *restrict a, global const VT *restrict b,
     (void)k;
 }
 
-/* ---- The straightforward form (lib/bench/memory_stream.c): one vector per work-item, global
+/* ---- The straightforward form (lib/bench/memory/memory_stream.c): one vector per work-item, global
  * size = vectors (read_strided / read_random: = lines) when one launch fits the watchdog
  * (else a share of them, below), no loop, so nothing is read twice in a launch. The local size comes from the host (a power of two for the reads' reduction) or,
  * for write and STREAM, from the driver. ---- */

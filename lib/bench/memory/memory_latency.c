@@ -1,6 +1,6 @@
 /* memory.latency, memory.latency_local, memory.read_vs_size, memory.caches: pointer-chase
  * latency against working-set size, bandwidth against working-set size, and the cache
- * levels found in those curves (lib/plateaus.c), compared with what the API reports. */
+ * levels found in those curves (lib/core/plateaus.c), compared with what the API reports. */
 #include "memory.h"
 #include "plateaus.h"
 

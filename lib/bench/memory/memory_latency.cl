@@ -1,4 +1,4 @@
-/* memory.latency*: pointer chase by one work-item (lib/bench/memory_latency.c).
+/* memory.latency*: pointer chase by one work-item (lib/bench/memory/memory_latency.c).
  * next[] holds, at each node's first word, the word index of the next node of a random
  * cyclic permutation (Sattolo), so every load depends on the previous one and no prefetcher
  * can guess the next address. 16 hops per loop iteration, unrolled. The end node is written

@@ -1,5 +1,5 @@
 /* memory.local_read, memory.local_rw, memory.local_bank_conflicts, memory.constant_*:
- * on-chip memory bandwidth (kernels/memory_local.cl). Bytes counted: every vector a kernel
+ * on-chip memory bandwidth (lib/bench/memory/memory_local.cl). Bytes counted: every vector a kernel
  * loads (and, for local_rw, stores) in the timed loop; the one-time copy into local memory
  * is not counted (it is amortized over many rounds). */
 #include "memory.h"

@@ -1,4 +1,4 @@
-/* memory.local_*, memory.constant_*: on-chip memory bandwidth (lib/bench/memory_local.c).
+/* memory.local_*, memory.constant_*: on-chip memory bandwidth (lib/bench/memory/memory_local.c).
  * Built with -DVW=n -DVT=uintn. Each work-group copies its slice of `in` into local memory
  * once; the timed loop then has no barrier. Every read kernel sums the whole array once per
  * round, starting at its own offset (l * stride, wrapping), so each work-item's checksum is

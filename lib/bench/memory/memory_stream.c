@@ -1,6 +1,6 @@
 /* memory.read_linear, write, copy, scale, add, triad, read_strided, read_random: each the best
  * of a family of kernels (docs/results/memory.md, "Kernel families"). The straightforward
- * form (kernels/memory.cl, simple_*: one vector per work-item, global size = vectors) at
+ * form (lib/bench/memory/memory.cl, simple_*: one vector per work-item, global size = vectors) at
  * widths 1..16 and work-group sizes 128/256/1024 (and the driver's choice for write and
  * STREAM), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
  * validated launches each; the runner then measures the best two in full and the higher

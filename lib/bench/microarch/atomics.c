@@ -1,6 +1,6 @@
 /* atomics.*: global and local atomic_add, uncontended and contended (throughput, Gop/s) and
  * a dependent chain from one work-item (latency, ns). The counters start from random values
- * and every launch's final counts are checked exactly (kernels/atomics.cl). */
+ * and every launch's final counts are checked exactly (lib/bench/microarch/atomics.cl). */
 #include "microarch.h"
 
 #include <math.h>

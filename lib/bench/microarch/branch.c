@@ -1,5 +1,5 @@
 /* branch.*: the seed's branching cost (000 §4.3.4) and the divergence sweep that reveals the
- * SIMD or warp width (kernels/branch.cl). */
+ * SIMD or warp width (lib/bench/microarch/branch.cl). */
 #include "microarch.h"
 
 #include <math.h>

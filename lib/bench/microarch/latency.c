@@ -1,5 +1,5 @@
-/* latency.*: time per dependent operation (kernels/latency.cl), with one work-item and with
- * one full SIMD group, in ns and in cycles at the measured clock (lib/clock.c); and the seed's
+/* latency.*: time per dependent operation (lib/bench/microarch/latency.cl), with one work-item and with
+ * one full SIMD group, in ns and in cycles at the measured clock (lib/device/clock.c); and the seed's
  * dependency-distance sweep (000 §4.3.5) with a two-line knee fit. */
 #include "microarch.h"
 

@@ -1,12 +1,12 @@
 /* Microarchitecture probes (branch.*, latency.*, atomics.*, sustained.*): the pure analysis
- * of their curves (lib/infer.c, unit-tested with synthetic data) and the helpers the four
- * benchmark files share (lib/bench/ua_common.c). */
+ * of their curves (lib/bench/microarch/curve_fits.c, unit-tested with synthetic data) and the helpers the four
+ * benchmark files share (lib/bench/microarch/microarch_common.c). */
 #ifndef CLB_MICROARCH_H
 #define CLB_MICROARCH_H
 
 #include "internal.h"
 
-/* ---- pure analysis (lib/infer.c) ---- */
+/* ---- pure analysis (lib/bench/microarch/curve_fits.c) ---- */
 
 /* A least-squares fit of two straight lines to a curve split at one of its points. */
 typedef struct clb_knee {
@@ -42,7 +42,7 @@ clb_error clb_infer_width(const double *x, const double *y, size_t n, double min
 /* Median of x[0..n-1] (copies; n >= 1). */
 double clb_median(const double *x, size_t n);
 
-/* ---- shared benchmark helpers (lib/bench/ua_common.c) ---- */
+/* ---- shared benchmark helpers (lib/bench/microarch/microarch_common.c) ---- */
 
 /* Enqueues k over gsz/lsz (lsz 0: the implementation chooses), waits, and returns the
  * profiling START->END time in seconds, checked against the wall clock. */
@@ -50,7 +50,7 @@ clb_error clb_ua_time(clb_ctx *c, cl_kernel k, size_t gsz, size_t lsz, double *s
 /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE and CL_KERNEL_WORK_GROUP_SIZE of k. */
 clb_error clb_ua_kernel_sizes(clb_ctx *c, cl_kernel k, size_t *multiple, size_t *max_wg);
 /* The clock cycle figures use, in MHz (0 when unknown), from the measured clock service
- * (lib/clock.c: measured on CPUs, NVML on NVIDIA GPUs); records params clock_mhz, clock_source
+ * (lib/device/clock.c: measured on CPUs, NVML on NVIDIA GPUs); records params clock_mhz, clock_source
  * and clock_detail in c->res. Call it right after the timed launches. */
 double clb_ua_clock_mhz(clb_ctx *c);
 /* Adds params.curve (or, with label, an entry of params.curves) for points (x[i], y[i]). */

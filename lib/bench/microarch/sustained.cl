@@ -1,5 +1,5 @@
 /* sustained.*: FP32 FMA chains held for a configurable time. The host specialises the kernel
- * with a prefix (lib/bench/sustained.c picks the best of a small search, as compute.* does):
+ * with a prefix (lib/bench/microarch/sustained.c picks the best of a small search, as compute.* does):
  *   SUS_VT      float or floatW (W = SUS_W lanes)
  *   SUS_W       vector width 1, 2, 4, 8, 16
  *   SUS_LANES   (SUS_VT)(0, 1, ..., W-1)

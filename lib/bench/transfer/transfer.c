@@ -3,8 +3,8 @@
  * under --quick). Each size: warm-up, repetitions timed with the transfer command's profiling
  * event (and the host's wall clock around it), then a verification transfer compared by
  * checksum. The headline is the median bandwidth at the largest size; params carry the curve,
- * the latency + bandwidth fit (lib/fit.c), the seed's 4-byte reference subtraction and the
- * PCIe link's theoretical bandwidth with the efficiency (lib/bench/transfer_report.c). No kernel: the
+ * the latency + bandwidth fit (lib/bench/transfer/transfer_fit.c), the seed's 4-byte reference subtraction and the
+ * PCIe link's theoretical bandwidth with the efficiency (lib/bench/transfer/transfer_report.c). No kernel: the
  * transfers are OpenCL API commands. */
 #include "internal.h"
 #include "transfer_fit.h"
