@@ -60,9 +60,9 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
                               const char **names, size_t n, worker_args *w)
 {
     int k = 0;
-    ssize_t len = readlink("/proc/self/exe", w->exe, sizeof w->exe - 1);
-    snprintf(w->exe + (len > 0 ? len : 0), sizeof w->exe - (size_t)(len > 0 ? len : 0), "%s",
-             len > 0 ? "" : o->argv[0]);
+    /* /proc/self/exe is this very binary even when its file was replaced (a rebuild during a
+     * long run); argv[0] only where there is no /proc. */
+    snprintf(w->exe, sizeof w->exe, "%s", access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : o->argv[0]);
     snprintf(w->dev, sizeof w->dev, "%u:%u", r->platform_index, r->device_index);
     snprintf(w->num[0], sizeof w->num[0], "%u", o->run.reps);
     snprintf(w->num[1], sizeof w->num[1], "%u", o->run.warmup);

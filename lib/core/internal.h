@@ -52,6 +52,15 @@ int clb_contains_nocase(const char *hay, const char *needle);
 clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
                     cl_program *out);
 
+/* 1 when a profiling interval of event_s is implausible against the host's wall_s wait for it
+ * (an event cannot outlast the wait; 2% + 50 us slack). */
+int clb_event_outlasts_wall(double event_s, double wall_s);
+
+/* One launch of k over global/local (dims 1-3), waited for; *seconds = its profiling event's
+ * START->END, checked against the host's wall clock (invalid_timing otherwise). */
+clb_error clb_launch_timed(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                           const size_t *local, double *seconds, clb_diag *d);
+
 /* CL_PROFILING_COMMAND_{QUEUED,SUBMIT,START,END} of a completed event, in ns. */
 clb_error clb_event_times(cl_event ev, cl_ulong t[4], clb_diag *d);
 

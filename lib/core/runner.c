@@ -102,7 +102,7 @@ static clb_error time_launch(clb_ctx *c, const clb_workload *w, uint64_t scale, 
     /* An event cannot last longer than the host waited for it (2% and 50 us of slack for
      * clock granularity); if it does, the profiling clock is not trustworthy and the
      * wall clock stands in (clb_measure records the fallback). */
-    t->over = t->event_s > 1.02 * t->wall_s + 50e-6;
+    t->over = clb_event_outlasts_wall(t->event_s, t->wall_s);
     if (t->over)
         t->event_s = t->wall_s;
 cleanup:

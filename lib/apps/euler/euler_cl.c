@@ -194,7 +194,7 @@ clb_error eu_cl_once(clb_ctx *c, eu_state *s, double *secs)
     if (b[3] <= a[2])
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "last launch END is not after the first START");
     *secs = 1e-9 * (double)(b[3] - a[2]);
-    if (*secs > 1.02 * wall + 50e-6)
+    if (clb_event_outlasts_wall(*secs, wall))
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling events span %.6f s but the wall clock only %.6f s",
                  *secs, wall);
 cleanup:

@@ -59,7 +59,7 @@ static clb_error one_launch(launch_state *s, const metric *m, double *us, clb_di
                  "profiling timestamps out of order: QUEUED %llu SUBMIT %llu START %llu END %llu",
                  (unsigned long long)t[0], (unsigned long long)t[1], (unsigned long long)t[2],
                  (unsigned long long)t[3]);
-    if (1e-9 * (double)(t[3] - t[0]) > 1.02 * wall + 50e-6)
+    if (clb_event_outlasts_wall(1e-9 * (double)(t[3] - t[0]), wall))
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING,
                  "profiling QUEUED->END %.1f us exceeds the wall clock's %.1f us",
                  1e-3 * (double)(t[3] - t[0]), 1e6 * wall);

@@ -72,7 +72,7 @@ static clb_error cp_launch(clb_ctx *c, cp_state *s, double *ns, double *int_us)
     double wall = clb_now() - t0;
     if (clb_event_times(ev, t, d) != CLB_OK)
         goto cleanup;
-    if (t[3] < t[2] || t[2] < t[0] || 1e-9 * (double)(t[3] - t[0]) > 1.02 * wall + 50e-6)
+    if (t[3] < t[2] || t[2] < t[0] || clb_event_outlasts_wall(1e-9 * (double)(t[3] - t[0]), wall))
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "QUEUED->END %.1f us against the wall clock's %.1f us",
                  1e-3 * ((double)t[3] - (double)t[0]), 1e6 * wall);
     *ns = (double)(t[2] - t[0]);

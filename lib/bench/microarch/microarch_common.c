@@ -8,27 +8,7 @@
 
 clb_error clb_ua_time(clb_ctx *c, cl_kernel k, size_t gsz, size_t lsz, double *s)
 {
-    clb_diag *d = &c->diag;
-    cl_command_queue q = clb_device_queue(c->dev);
-    cl_event ev = NULL;
-    cl_ulong t[4];
-    clb_diag_clear(d);
-    double t0 = clb_now();
-    CLB_CL(d, clEnqueueNDRangeKernel(q, k, 1, NULL, &gsz, lsz ? &lsz : NULL, 0, NULL, &ev));
-    CLB_CL(d, clWaitForEvents(1, &ev));
-    double wall = clb_now() - t0;
-    if (clb_event_times(ev, t, d) != CLB_OK)
-        goto cleanup;
-    if (t[3] <= t[2])
-        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling END is not after START");
-    *s = 1e-9 * (double)(t[3] - t[2]);
-    /* As in the runner: an event cannot outlast the host's wait for it. */
-    if (*s > 1.02 * wall + 50e-6)
-        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "profiling event %.6f s exceeds the wall clock %.6f s",
-                 *s, wall);
-cleanup:
-    clb_release_event(ev);
-    return d->err;
+    return clb_launch_timed(clb_device_queue(c->dev), k, 1, &gsz, lsz ? &lsz : NULL, s, &c->diag);
 }
 
 clb_error clb_ua_kernel_sizes(clb_ctx *c, cl_kernel k, size_t *multiple, size_t *max_wg)

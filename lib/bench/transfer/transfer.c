@@ -75,7 +75,7 @@ static clb_error transfer_once(xfer *x, size_t s, tsample *t, clb_diag *d)
                  "profiling reports 0 ns for a %zu-byte transfer (timer too coarse)", s);
     /* An event cannot outlast the host's wait for it (2% + 50 us slack for granularity);
      * when it does, the row falls back to the wall clock (run_sweep). */
-    t->over = t->ev_s > 1.02 * t->wall_s + 50e-6;
+    t->over = clb_event_outlasts_wall(t->ev_s, t->wall_s);
 cleanup:
     for (unsigned i = 0; i < XF_MAX_EVENTS; i++)
         clb_release_event(ev[i]);
