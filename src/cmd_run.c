@@ -414,8 +414,10 @@ int cmd_run(const cli_opts *o)
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
     int rc = cli_discover(o, &inv, idx, &n), failed = 0;
-    if (rc != CLI_EXIT_OK)
+    if (rc != CLI_EXIT_OK) {
+        clb_inventory_destroy(inv);
         return rc;
+    }
     int want_doc = o->json || o->html || o->csv || o->markdown;
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     device_run *runs = calloc(n, sizeof *runs);

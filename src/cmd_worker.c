@@ -132,8 +132,10 @@ int cmd_worker(const cli_opts *o)
         if (f && strncmp(f, b->name, len) == 0 && strcmp(f + len, ":wrong") == 0)
             ro.inject_fault = 1; /* the kernel's output is corrupted before validation */
         clb_result res;
-        if (clb_bench_run(dev, b, &ro, &res) != CLB_OK)
-            return CLI_EXIT_RUNTIME;
+        if (clb_bench_run(dev, b, &ro, &res) != CLB_OK) {
+            rc = CLI_EXIT_RUNTIME;
+            break;
+        }
         apply_slowdown(&res);
         cJSON *j = clb_result_to_json(&res);
         print_line(j);
