@@ -2,6 +2,7 @@
  * relates app rows to each other and to the device's peaks (clb_apps_annotate). */
 #include "app.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,23 @@ clb_error app_launch(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
                      const size_t *local, double *seconds, clb_diag *d)
 {
     return clb_launch_timed(q, k, dims, global, local, seconds, d);
+}
+
+clb_error app_parallel(unsigned n, void *jobs, size_t job_size, void *(*fn)(void *), clb_diag *d)
+{
+    pthread_t *tid = calloc(n, sizeof *tid);
+    unsigned started = 0;
+    clb_diag_clear(d);
+    if (!tid)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    for (; started < n; started++)
+        if (pthread_create(&tid[started], NULL, fn, (char *)jobs + started * job_size) != 0)
+            CLB_FAIL(d, CLB_ERR_NOMEM, "pthread_create failed after %u threads", started);
+cleanup:
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+    return d->err;
 }
 
 clb_error app_measure(clb_ctx *c, const app_timing *t)

@@ -37,6 +37,10 @@ clb_error app_launch(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t
  * else the default for the device type (cpu_n on CPU devices, gpu_n otherwise). */
 size_t app_size(const clb_ctx *c, const char *env, size_t quick_n, size_t cpu_n, size_t gpu_n);
 
+/* The pthreads rows' fan-out: runs fn(jobs + i * job_size) for i in [0, n) on n threads and
+ * joins them all; a thread that cannot be started is an error (those started are joined). */
+clb_error app_parallel(unsigned n, void *jobs, size_t job_size, void *(*fn)(void *), clb_diag *d);
+
 /* Online host cores (at least 1). */
 unsigned app_host_threads(void);
 

@@ -4,7 +4,6 @@
  * of B stays in the L2 cache while the rows of A pass over it. */
 #include "gemm.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,21 +61,13 @@ static void *band_thread(void *p)
 
 clb_error gemm_host_pthreads(const gemm_mats *m, void *c, unsigned threads, clb_diag *d)
 {
-    pthread_t *tid = calloc(threads, sizeof *tid);
     band_job *job = calloc(threads, sizeof *job);
-    unsigned started = 0;
     clb_diag_clear(d);
-    if (!tid || !job)
-        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    for (; started < threads; started++) {
-        job[started] = (band_job){m, c, m->n * started / threads, m->n * (started + 1) / threads};
-        if (pthread_create(&tid[started], NULL, band_thread, &job[started]) != 0)
-            CLB_FAIL(d, CLB_ERR_NOMEM, "pthread_create failed after %u threads", started);
-    }
-cleanup:
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    free(tid);
+    if (!job)
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    for (unsigned t = 0; t < threads; t++)
+        job[t] = (band_job){m, c, m->n * t / threads, m->n * (t + 1) / threads};
+    app_parallel(threads, job, sizeof *job, band_thread, d);
     free(job);
     return d->err;
 }
