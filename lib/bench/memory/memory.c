@@ -12,24 +12,24 @@ typedef enum { G_READ, G_REUSE, G_WRITE, G_STREAM } gkind;
 typedef struct gvariant {
     const char *name;
     gkind kind;
-    int pattern; /* G_READ: 0 linear, 1 strided, 2 random; G_STREAM: the OP */
+    int pattern; /* G_STREAM: the OP */
     unsigned arrays;  /* arrays touched per element (STREAM bytes) */
     cl_ulong bytes;   /* array size; 0: DRAM-sized (mem_dram_bytes) */
 } gvariant;
 
-/* Chunks per work-group: one pass of the slow patterns covers 1/16 of the array, of write
- * and STREAM 1/4, so that one pass stays far below the watchdog budget on slow devices. */
+/* Chunks per work-group: one pass of write and STREAM covers 1/4 of the array, so that one
+ * pass stays far below the watchdog budget on slow devices. */
 static unsigned chunks_per_group(const gvariant *v)
 {
     if (v->kind == G_READ) /* >= 2: consecutive passes must read different chunks */
-        return v->pattern == 0 ? 2 : 16;
+        return 2;
     return v->kind == G_REUSE ? 1 : 4;
 }
 
 static const gvariant variants[] = {
-    {"read_linear", G_READ, 0, 1, 0}, {"read_strided", G_READ, 1, 1, 0}, {"read_random", G_READ, 2, 1, 0},
-    {"read_reuse", G_REUSE, 0, 1, 0}, {"write", G_WRITE, 0, 1, 0},       {"copy", G_STREAM, 0, 2, 0},
-    {"scale", G_STREAM, 1, 2, 0},     {"add", G_STREAM, 2, 3, 0},        {"triad", G_STREAM, 3, 3, 0},
+    {"read_linear", G_READ, 0, 1, 0}, {"read_reuse", G_REUSE, 0, 1, 0}, {"write", G_WRITE, 0, 1, 0},
+    {"copy", G_STREAM, 0, 2, 0},      {"scale", G_STREAM, 1, 2, 0},     {"add", G_STREAM, 2, 3, 0},
+    {"triad", G_STREAM, 3, 3, 0},
 };
 
 #define STREAM_K 3u
@@ -40,19 +40,18 @@ typedef struct gstate {
     const gvariant *v;
     cl_command_queue q;
     cl_kernel k;
-    cl_mem a, b, c, idx, out;
+    cl_mem a, b, c, out;
     size_t local, groups; /* tiles: groups of the last launch (at most nchunks) */
     int blocked;
     int tiles;            /* CPU DRAM arrays: one launch = `scale` work-groups, one chunk each */
     cl_uint streams;      /* blocked layouts: sequential streams per work-item (STREAMS) */
-    cl_uint vw, chunk, nchunks, stride, rows, reuse_n, tag;
+    cl_uint vw, chunk, nchunks, reuse_n, tag;
     cl_uint per, mult;   /* lib/bench/memory/memory.cl, CHUNK: period of the rotation, group factor */
     cl_uint pbase;       /* pass counter (mod per) where the last launch started */
     cl_uint pnext;       /* ... and where the next one starts */
     cl_uint *chunk_tag;  /* write/STREAM: tag of the last launch that wrote each chunk (0: none) */
     size_t words;        /* words in the used part of each array */
     cl_uint *ha, *hb;    /* host copies of the inputs (words) */
-    cl_uint *hidx;
     cl_uint *chunk_sum;  /* G_READ: word sum of each (logical) chunk */
     cl_uint total;       /* sum of all used words of a */
     cl_uint passes;      /* of the last launch */
@@ -65,16 +64,6 @@ static const gvariant *variant_named(const char *name)
         if (strcmp(variants[i].name, name) == 0)
             return &variants[i];
     return NULL;
-}
-
-/* The physical vector a logical vector maps to (mirrors mem_read's PATTERN). */
-static size_t physical(const gstate *s, size_t v)
-{
-    if (s->v->pattern == 1 && s->v->kind == G_READ)
-        return (v % s->rows) * s->stride + v / s->rows;
-    if (s->v->pattern == 2 && s->v->kind == G_READ)
-        return s->hidx[v];
-    return v;
 }
 
 /* Bytes of one tile (below). */
@@ -185,7 +174,7 @@ cleanup:
     return d->err;
 }
 
-/* Host side of the read checksums: word sums of each chunk after the pattern's mapping. */
+/* Host side of the read checksums: word sums of each chunk. */
 static clb_error prepare_read_sums(clb_ctx *c, gstate *s)
 {
     s->chunk_sum = calloc(s->nchunks, sizeof *s->chunk_sum);
@@ -193,7 +182,7 @@ static clb_error prepare_read_sums(clb_ctx *c, gstate *s)
         return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
     size_t nvec = (size_t)s->chunk * s->nchunks;
     for (size_t v = 0; v < nvec; v++) {
-        cl_uint sum = mem_sum_words(s->ha + physical(s, v) * s->vw, s->vw);
+        cl_uint sum = mem_sum_words(s->ha + v * s->vw, s->vw);
         s->chunk_sum[v / s->chunk] += sum;
         s->total += sum;
     }
@@ -203,41 +192,21 @@ static clb_error prepare_read_sums(clb_ctx *c, gstate *s)
 static clb_error setup_read(clb_ctx *c, gstate *s, const mem_device *m)
 {
     clb_diag *d = &c->diag;
-    layout(s, s->v->bytes ? s->v->bytes : mem_dram_bytes(c, m, s->v->pattern == 2 ? 2 : 1),
-           chunks_per_group(s->v));
-    size_t nvec = s->words / s->vw;
+    layout(s, s->v->bytes ? s->v->bytes : mem_dram_bytes(c, m, 1), chunks_per_group(s->v));
     s->ha = mem_host_random(s->words, 0x5eed0001u + s->vw);
     if (!s->ha)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for %zu words", s->words);
-    s->stride = 1;
-    s->rows = (cl_uint)nvec;
-    if (s->v->pattern == 1) { /* neighbours one cache line apart, at least 2 vectors */
-        cl_uint st = m->line_bytes / (4u * s->vw);
-        st = st < 2 ? 2 : st;
-        while (st > s->local)
-            st /= 2;
-        s->stride = st;
-        s->rows = (cl_uint)(nvec / st);
-    }
-    if (s->v->pattern == 2 && !(s->hidx = mem_random_permutation(nvec, 0x1d0u + s->vw)))
-        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for the index array");
     if (prepare_read_sums(c, s) != CLB_OK ||
         mem_upload(c, &s->a, s->ha, s->words * 4, CL_MEM_READ_ONLY) != CLB_OK ||
         mem_upload(c, &s->out, NULL, s->groups * s->local * 4, CL_MEM_WRITE_ONLY) != CLB_OK)
         goto cleanup;
-    if (s->hidx && mem_upload(c, &s->idx, s->hidx, nvec * 4, CL_MEM_READ_ONLY) != CLB_OK)
-        goto cleanup;
-    s->bytes_per_pass = launch_groups(s) * s->chunk * (4.0 * s->vw + (s->hidx ? 4.0 : 0.0));
-    cl_mem idx = s->idx ? s->idx : s->a;
+    s->bytes_per_pass = launch_groups(s) * s->chunk * 4.0 * s->vw;
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
-    CLB_CL(d, clSetKernelArg(s->k, 1, sizeof idx, &idx));
-    CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->out, &s->out));
-    CLB_CL(d, clSetKernelArg(s->k, 3, sizeof s->chunk, &s->chunk));
-    CLB_CL(d, clSetKernelArg(s->k, 4, sizeof s->nchunks, &s->nchunks));
-    CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->stride, &s->stride));
-    CLB_CL(d, clSetKernelArg(s->k, 7, sizeof s->rows, &s->rows));
-    CLB_CL(d, clSetKernelArg(s->k, 9, sizeof s->per, &s->per));
-    CLB_CL(d, clSetKernelArg(s->k, 10, sizeof s->mult, &s->mult));
+    CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->out, &s->out));
+    CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->chunk, &s->chunk));
+    CLB_CL(d, clSetKernelArg(s->k, 3, sizeof s->nchunks, &s->nchunks));
+    CLB_CL(d, clSetKernelArg(s->k, 6, sizeof s->per, &s->per));
+    CLB_CL(d, clSetKernelArg(s->k, 7, sizeof s->mult, &s->mult));
 cleanup:
     return d->err;
 }
@@ -319,12 +288,12 @@ cleanup:
 
 static cl_uint passes_arg(const gstate *s)
 {
-    return s->v->kind == G_REUSE ? 3 : s->v->kind == G_WRITE ? 3 : 5;
+    return s->v->kind == G_READ ? 4 : s->v->kind == G_STREAM ? 5 : 3;
 }
 
 static cl_uint pbase_arg(const gstate *s)
 {
-    return s->v->kind == G_READ ? 8 : s->v->kind == G_WRITE ? 5 : 7;
+    return s->v->kind == G_READ ? 5 : s->v->kind == G_WRITE ? 5 : 7;
 }
 
 /* Write/STREAM: which chunks the launch with tag wrote (for validation). */
@@ -370,13 +339,12 @@ static double g_work(const void *state, uint64_t scale)
 
 static void g_free(gstate *s)
 {
-    cl_mem bufs[] = {s->a, s->b, s->c, s->idx, s->out};
+    cl_mem bufs[] = {s->a, s->b, s->c, s->out};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         clb_release_mem(bufs[i]);
     clb_release_kernel(s->k);
     free(s->ha);
     free(s->hb);
-    free(s->hidx);
     free(s->chunk_sum);
     free(s->chunk_tag);
 }
@@ -400,17 +368,13 @@ static void g_params(clb_result *res, const gstate *s)
                                  "contiguous slices of it (streams_per_work_item at a time)"
                   : s->blocked ? "blocked: each work-item streams a contiguous slice"
                                : "interleaved: neighbouring work-items read neighbouring vectors");
-    clb_param_str(res, "bytes_counted", s->v->kind == G_READ && s->hidx
-                                            ? "data read + 4-byte indices read"
-                                            : "bytes read + bytes written by the kernel");
+    clb_param_str(res, "bytes_counted", "bytes read + bytes written by the kernel");
     if (s->blocked)
         clb_param_num(res, "streams_per_work_item", s->streams);
     if (s->v->kind != G_REUSE) {
         clb_param_num(res, "chunk_vectors", s->chunk);
         clb_param_num(res, "chunks", s->nchunks);
     }
-    if (s->v->kind == G_READ && s->v->pattern == 1)
-        clb_param_num(res, "stride_bytes", 4.0 * s->vw * s->stride);
 }
 
 /* CPUs stream each work-item through a contiguous slice (lib/bench/memory/memory.cl, BLOCKED). */

@@ -63,31 +63,19 @@
 #define PATTERN 0
 #endif
 
-/* Reads every vector of its chunks and writes the per-work-item sum of all words.
- * PATTERN 0: linear; 1: strided (logical v -> (v % rows) * stride + v / rows, a
- * permutation of the array: neighbouring work-items are `stride` vectors apart);
- * 2: random gather (v -> idx[v], a host-prepared random permutation). */
-kernel void mem_read(global const VT *restrict a, global const uint *restrict idx,
-                     global uint *restrict out, uint chunk, uint nchunks, uint passes,
-                     uint stride, uint rows, uint pbase, uint per, uint mult)
+/* Reads every vector of its chunks and writes the per-work-item sum of all words. (Strided
+ * and random reads use simple_read below.) */
+kernel void mem_read(global const VT *restrict a, global uint *restrict out, uint chunk,
+                     uint nchunks, uint passes, uint pbase, uint per, uint mult)
 {
     uint l = get_local_id(0), L = get_local_size(0), w = get_group_id(0);
     VT acc = (VT)(0u);
     for (uint p = 0; p < passes; p++) {
         uint base = CHUNK(w, pbase + p) * chunk;
         FOR_J(l, L, chunk) {
-            uint v = base + j;
-#if PATTERN == 1
-            v = (v % rows) * stride + v / rows;
-#elif PATTERN == 2
-            v = idx[v];
-#endif
-            acc += a[v];
+            acc += a[base + j];
         }
     }
-    (void)idx;
-    (void)stride;
-    (void)rows;
     out[get_global_id(0)] = HSUM(acc);
 }
 
@@ -183,6 +171,9 @@ void simple_group_sum(local uint *t, uint x, global uint *out)
     uint g = get_global_id(0) + base;       \
     g = g >= total ? g - total : g
 
+#ifndef FETCH
+#define FETCH 1
+#endif
 /* Item g reads vector g * stride (PATTERN 0, 1) or idx[g] * stride (PATTERN 2): with the
  * stride one cache line, each line of the array is touched once per pass. */
 kernel void simple_read(global const VT *restrict a, global const uint *restrict idx,
@@ -190,6 +181,19 @@ kernel void simple_read(global const VT *restrict a, global const uint *restrict
                         uint total)
 {
     SIMPLE_ITEM(g);
+#if FETCH > 1
+    /* -DFETCH=n (linear reads): item g reads n vectors L apart inside its work-group's block of
+     * n L vectors, all loads issued before the sum needs them, so each work-item keeps n
+     * requests in flight (clpeak's global_bandwidth form). */
+    uint L = get_local_size(0), v0 = (g / L) * L * FETCH + g % L;
+    VT acc = a[v0];
+#pragma unroll
+    for (uint i = 1; i < FETCH; i++)
+        acc += a[v0 + i * L];
+    (void)idx;
+    (void)stride;
+    simple_group_sum(t, HSUM(acc), out);
+#else
 #if PATTERN == 2
     uint v = idx[g] * stride;
 #else
@@ -197,6 +201,7 @@ kernel void simple_read(global const VT *restrict a, global const uint *restrict
 #endif
     (void)idx;
     simple_group_sum(t, HSUM(a[v]), out);
+#endif
 }
 
 /* Writes hash(word index) ^ tag, as mem_write. */

@@ -8,7 +8,7 @@
 typedef struct mem_device {
     cl_device_type type;
     cl_uint compute_units;
-    cl_uint clock_mhz;
+    double clock_mhz; /* NaN until mem_measured_clock: cycles never from the API's clock */
     cl_uint line_bytes;         /* CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, 64 when unreported */
     cl_uint fetch_bytes;        /* the unit DRAM is read in: 32 (sector) on NVIDIA GPUs, else line_bytes */
     const char *fetch_rule;     /* how fetch_bytes was chosen (static text) */
@@ -100,5 +100,9 @@ clb_error clb_memory_sweep_validate(clb_ctx *c, void *state, clb_diag *d);
 clb_error clb_memory_local_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_local_banks_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_local_validate(clb_ctx *c, void *state, clb_diag *d);
+
+/* The device's running clock (lib/device/clock.c: measured on CPUs, NVML on NVIDIA) into
+ * m->clock_mhz, and its source into the params of the row being measured. */
+void mem_measured_clock(clb_ctx *c, mem_device *m);
 
 #endif

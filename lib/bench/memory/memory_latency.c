@@ -4,6 +4,7 @@
 #include "memory.h"
 #include "plateaus.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,27 +201,36 @@ cleanup:
     return d->err;
 }
 
-/* params.curves: latency in ns and in cycles at the reported maximum clock. */
-static void add_latency_curves(clb_result *res, const chase_sweep *sw, cl_uint mhz)
+/* Cycles at the measured clock; NaN (JSON null) when the clock is unknown. */
+static double cycles(double ns, double mhz) { return isfinite(mhz) ? ns * mhz * 1e-3 : NAN; }
+
+/* params[key] in cycles, left out when the clock is unknown (clock_source says why). */
+static void param_cycles(clb_result *res, const char *key, double ns, double mhz)
+{
+    if (isfinite(mhz))
+        clb_param_num(res, key, cycles(ns, mhz));
+}
+
+/* params.curves: latency in ns and, when the clock is known, in cycles at the measured clock. */
+static void add_latency_curves(clb_result *res, const chase_sweep *sw, double mhz)
 {
     cJSON *curves = cJSON_CreateArray();
     double cyc[MAX_POINTS];
     for (size_t i = 0; i < sw->n; i++)
-        cyc[i] = sw->ns[i] * mhz * 1e-3;
+        cyc[i] = cycles(sw->ns[i], mhz);
     cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "ns", 1, sw->x,
                                            sw->ns, sw->n, "global, ns per load"));
-    if (mhz)
+    if (isfinite(mhz))
         cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "cycles", 1,
-                                               sw->x, cyc, sw->n, "global, cycles at CL_DEVICE_MAX_CLOCK_FREQUENCY"));
+                                               sw->x, cyc, sw->n, "global, cycles at the measured clock (clock_source)"));
     cJSON_DeleteItemFromObjectCaseSensitive(res->params, "curves");
     cJSON_AddItemToObject(res->params, "curves", curves);
-    clb_param_num(res, "clock_mhz", mhz);
     clb_param_num(res, "node_bytes", sw->line);
     clb_param_str(res, "node_spacing", "one cache line (CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, 64 when unreported)");
 }
 
 /* params.plateaus from the latency curve alone. */
-static void add_plateaus(clb_result *res, const chase_sweep *sw, cl_uint mhz)
+static void add_plateaus(clb_result *res, const chase_sweep *sw, double mhz)
 {
     clb_plateau p[16];
     size_t m = clb_plateaus_monotonic(p, clb_find_plateaus(sw->x, sw->ns, sw->n, 0.12, 0.25, p, 16), 1);
@@ -230,7 +240,7 @@ static void add_plateaus(clb_result *res, const chase_sweep *sw, cl_uint mhz)
         cJSON_AddNumberToObject(o, "first_size_bytes", p[i].x_first);
         cJSON_AddNumberToObject(o, "last_size_bytes", p[i].x_last);
         clb_json_number(o, "latency_ns", p[i].level);
-        clb_json_number(o, "latency_cycles", p[i].level * mhz * 1e-3);
+        clb_json_number(o, "latency_cycles", cycles(p[i].level, mhz));
         cJSON_AddItemToArray(arr, o);
     }
     cJSON_AddItemToObject(res->params, "plateaus", arr);
@@ -243,10 +253,11 @@ clb_error clb_memory_latency_run(clb_ctx *c, clb_result *res)
     if (mem_device_query(c, &m) != CLB_OK || chase_sweep_run(c, 5, &sw) != CLB_OK)
         goto cleanup;
     mem_adopt(c, &sw.last); /* headline: the largest working set (DRAM on every device) */
+    mem_measured_clock(c, &m);
     add_latency_curves(res, &sw, m.clock_mhz);
     add_plateaus(res, &sw, m.clock_mhz);
     clb_param_num(res, "working_set_bytes", sw.x[sw.n - 1]);
-    clb_param_num(res, "latency_cycles", res->value * m.clock_mhz * 1e-3);
+    param_cycles(res, "latency_cycles", res->value, m.clock_mhz);
 cleanup:
     if (sw.have_last)
         clb_result_free(&sw.last);
@@ -283,8 +294,8 @@ clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res)
         goto cleanup;
     clb_param_num(res, "local_words", n);
     clb_param_str(res, "local_memory_type", m.local_type == CL_LOCAL ? "dedicated" : "emulated in global memory");
-    clb_param_num(res, "clock_mhz", m.clock_mhz);
-    clb_param_num(res, "latency_cycles", res->value * m.clock_mhz * 1e-3);
+    mem_measured_clock(c, &m);
+    param_cycles(res, "latency_cycles", res->value, m.clock_mhz);
     clb_param_str(res, "note", "includes the single work-item's copy of the cycle into local memory, amortized over the hops");
 cleanup:
     free(host);
@@ -388,7 +399,7 @@ static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "size_bytes", p[i].x_last);
         clb_json_number(o, "latency_ns", p[i].level);
-        clb_json_number(o, "latency_cycles", p[i].level * m->clock_mhz * 1e-3);
+        clb_json_number(o, "latency_cycles", cycles(p[i].level, m->clock_mhz));
         clb_json_number(o, "bandwidth_gbs", level_bandwidth(bw, p[i].x_first, p[i].x_last));
         cJSON_AddNumberToObject(o, "first_size_bytes", p[i].x_first);
         cJSON_AddItemToArray(levels, o);
@@ -400,7 +411,7 @@ static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *
     cJSON_AddItemToObject(res->params, "levels", levels);
     double dram = dram_plateau ? p[np - 1].level : lat->ns[lat->n - 1];
     clb_param_num(res, "dram_latency_ns", dram);
-    clb_param_num(res, "dram_latency_cycles", dram * m->clock_mhz * 1e-3);
+    param_cycles(res, "dram_latency_cycles", dram, m->clock_mhz);
     clb_param_num(res, "dram_bandwidth_gbs", bw->n ? bw->gbs[bw->n - 1] : 0.0 / 0.0);
     cJSON_AddItemToObject(res->params, "api", api_view(m));
     cJSON_AddBoolToObject(res->params, "api_cache_size_agrees", agrees);
@@ -417,6 +428,7 @@ clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res)
         bw_sweep_run(c, 3, &bw) != CLB_OK)
         goto cleanup;
     mem_adopt(c, &lat.last); /* headline: DRAM latency (largest working set), ns */
+    mem_measured_clock(c, &m);
     add_latency_curves(res, &lat, m.clock_mhz);
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(res->params, "curves"),
                          mem_curve("working set", "bytes", "read bandwidth", "GB/s", 1, bw.x,

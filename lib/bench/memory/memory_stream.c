@@ -35,6 +35,7 @@ static const frow frows[] = {
 typedef struct fvariant {
     int chunked;   /* 0: the straightforward form */
     unsigned vw;
+    unsigned fetch; /* straightforward reads: vectors per work-item (memory.cl, FETCH) */
     size_t local;  /* straightforward form: 0 = the driver's choice */
     int screened;  /* 1 when `screen` holds the screening median (GB/s) */
     double screen;
@@ -55,8 +56,9 @@ typedef struct fstate {
     /* the variant being run */
     cl_kernel k;
     unsigned vw;
+    unsigned fetch; /* vectors per work-item (1 but for FETCH read variants) */
     size_t local; /* 0: the driver's choice */
-    size_t total;   /* items of a pass: vectors, or lines */
+    size_t total;   /* items of a pass: work-items (vectors / fetch), or lines */
     size_t block;   /* items per unit of scale: total / nblocks, a multiple of 1024 */
     size_t nblocks;
     size_t items;   /* global size of the last launch */
@@ -69,6 +71,7 @@ typedef struct fstate {
 typedef struct fjob {
     fstate *s;
     size_t local;
+    unsigned fetch;
 } fjob;
 
 static const frow *frow_named(const char *name)
@@ -89,7 +92,7 @@ static double f_work(const void *state, uint64_t scale)
     double items = (double)s->block * (double)scale;
     if (sparse(s->r))
         return items * (s->m.fetch_bytes + (s->r->pattern == 2 ? 4.0 : 0.0));
-    return items * 4.0 * s->vw * s->r->arrays;
+    return items * s->fetch * 4.0 * s->vw * s->r->arrays;
 }
 
 /* Array sizes: >= 4x the largest cache (mem_dram_bytes). Strided / random: that is the
@@ -165,19 +168,26 @@ static const char *f_kernel(const frow *r)
 }
 
 /* Builds the width's program, creates the kernel and sets its arguments for local size. */
-static clb_error f_bind(clb_ctx *c, fstate *s, unsigned vw, size_t local, cl_program *prog)
+static clb_error f_bind(clb_ctx *c, fstate *s, const fvariant *v, cl_program *prog)
 {
     clb_diag *d = &c->diag;
     char opts[160], extra[64];
-    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d", s->r->pattern, s->r->pattern);
+    unsigned vw = v->vw, fetch = v->fetch ? v->fetch : 1;
+    size_t local = v->local;
+    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d -DFETCH=%u", s->r->pattern, s->r->pattern,
+             fetch);
     mem_vec_options(opts, sizeof opts, vw, extra);
     if (clb_build(c, "memory", NULL, opts, prog) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s->k = clCreateKernel(*prog, f_kernel(s->r), CLB_ERRP));
     s->vw = vw;
+    s->fetch = fetch;
     s->local = local;
     s->stride = sparse(s->r) ? s->m.line_bytes / (4u * vw) : 1u;
-    s->total = sparse(s->r) ? s->lines : s->words / vw;
+    /* FETCH: whole blocks of fetch x local vectors (the kernel's group block) */
+    s->total = sparse(s->r) ? s->lines
+               : fetch > 1  ? s->words / vw / (fetch * local) * local
+                            : s->words / vw;
     s->nblocks = s->total / 1024 < 64 ? (s->total / 1024 ? s->total / 1024 : 1) : 64;
     s->block = s->total / s->nblocks;
     s->next = 0;
@@ -231,6 +241,7 @@ static cl_mem f_output(const fstate *s, size_t *bytes)
 static void f_params(clb_result *res, const fstate *s)
 {
     clb_param_num(res, "vector_width", s->vw);
+    clb_param_num(res, "vectors_per_work_item", s->fetch);
     clb_param_num(res, "work_items", (double)s->items);
     clb_param_num(res, "pass_share_per_launch", (double)s->items / (double)s->total);
     clb_param_num(res, "array_bytes", (double)s->words * 4.0);
@@ -248,7 +259,8 @@ static clb_error simple_run(clb_ctx *c, const void *cfg, unsigned vw)
     fstate *s = j->s;
     cl_program prog = NULL;
     size_t out_bytes = 0;
-    if (f_bind(c, s, vw, j->local, &prog) != CLB_OK)
+    fvariant v = {.vw = vw, .local = j->local, .fetch = j->fetch};
+    if (f_bind(c, s, &v, &prog) != CLB_OK)
         goto cleanup;
     cl_mem out = f_output(s, &out_bytes);
     /* A whole pass per launch where it fits (calibration grows to it; --quick: at once). */
@@ -281,16 +293,26 @@ static size_t fit_local(const mem_device *m, size_t want)
 
 /* Adds the straightforward variant (vw, local) unless it cannot run: sparse reads keep the
  * vector within one fetch unit; reads need a known local size >= 16 for their reduction. */
-static size_t add_simple(const fstate *s, fvariant *v, size_t n, unsigned vw, size_t local)
+static size_t add_simple(const fstate *s, fvariant *v, size_t n, unsigned vw, size_t local,
+                         unsigned fetch)
 {
     if ((sparse(s->r) && 4u * vw > s->m.fetch_bytes) || n >= MAX_VARIANTS ||
         (s->r->kind == F_READ && local < 16))
         return n;
     for (size_t i = 0; i < n; i++)
-        if (!v[i].chunked && v[i].vw == vw && v[i].local == local)
+        if (!v[i].chunked && v[i].vw == vw && v[i].local == local && v[i].fetch == fetch)
             return n;
-    v[n] = (fvariant){.vw = vw, .local = local};
+    v[n] = (fvariant){.vw = vw, .local = local, .fetch = fetch};
     return n + 1;
+}
+
+/* Vectors per work-item in the width stage: 1, and for linear reads also READ_FETCH, which
+ * keeps several loads in flight per work-item (on the H100 the one-vector form stayed ~3 %
+ * below clpeak's 16-per-item kernel, docs/results/memory.md). */
+#define READ_FETCH 16u
+static unsigned stage_fetches(const fstate *s, const clb_ctx *c)
+{
+    return s->r->kind == F_READ && s->r->pattern == 0 && !c->opts->quick ? 2 : 1;
 }
 
 /* The base local size of the width stage: the driver's choice, or 256 for the reads. */
@@ -318,7 +340,7 @@ static clb_error run_variant(clb_ctx *c, fstate *s, const fvariant *v, const clb
     if (v->chunked)
         return mem_measure_scratch(c, mem_chunked_run, mem_chunked_variant(s->r->name), v->vw,
                                    opts, clb_memory_global_validate, out);
-    fjob j = {s, v->local};
+    fjob j = {s, v->local, v->fetch};
     return mem_measure_scratch(c, simple_run, &j, v->vw, opts, clb_memory_family_validate, out);
 }
 
@@ -360,14 +382,16 @@ static size_t best_simple(const fvariant *v, size_t n)
 static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n)
 {
     size_t first = *n, k = *n;
-    for (size_t i = 0; i < sizeof simple_widths / sizeof simple_widths[0]; i++)
-        if (!c->opts->quick || simple_widths[i] == 4)
-            k = add_simple(s, v, k, simple_widths[i], base_local(s));
+    for (unsigned f = 0; f < stage_fetches(s, c); f++)
+        for (size_t i = 0; i < sizeof simple_widths / sizeof simple_widths[0]; i++)
+            if (!c->opts->quick || simple_widths[i] == 4)
+                k = add_simple(s, v, k, simple_widths[i], base_local(s), f ? READ_FETCH : 1);
     if (screen(c, s, v + first, k - first) != CLB_OK)
         return c->diag.err;
     size_t b = best_simple(v, k), second = k;
     for (size_t j = 0; b < k && !c->opts->quick && j < sizeof local_sizes / sizeof local_sizes[0]; j++)
-        k = add_simple(s, v, k, v[b].vw, local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0);
+        k = add_simple(s, v, k, v[b].vw, local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0,
+                       v[b].fetch);
     *n = k;
     return screen(c, s, v + second, k - second);
 }
@@ -383,8 +407,12 @@ static int by_screen(const void *x, const void *y)
 static cJSON *variant_json(const fvariant *v)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "variant", v->chunked ? "chunked" : "one_per_item");
+    cJSON_AddStringToObject(o, "variant", v->chunked       ? "chunked"
+                                          : v->fetch > 1 ? "several_per_item"
+                                                         : "one_per_item");
     cJSON_AddNumberToObject(o, "vector_width", v->vw);
+    if (!v->chunked)
+        cJSON_AddNumberToObject(o, "vectors_per_work_item", v->fetch);
     if (v->chunked || v->local)
         cJSON_AddNumberToObject(o, "work_group_size", (double)v->local);
     else
@@ -523,7 +551,10 @@ static clb_error check_read(const fstate *s, const cl_uint *out, clb_diag *d)
         cl_uint want = 0;
         for (size_t i = 0; i < s->local; i++, g = g + 1 < s->total ? g + 1 : 0) {
             size_t v = (s->hidx ? s->hidx[g] : g) * (size_t)s->stride;
-            want += mem_sum_words(s->ha + v * s->vw, s->vw);
+            if (s->fetch > 1) /* memory.cl, FETCH: the item's vectors in its group's block */
+                v = g / s->local * s->local * s->fetch + g % s->local;
+            for (size_t f = 0; f < s->fetch; f++)
+                want += mem_sum_words(s->ha + (v + f * s->local) * s->vw, s->vw);
         }
         if (out[w] != want)
             return clb_diag_set(d, CLB_ERR_INVALID_RESULT,

@@ -1,6 +1,9 @@
 /* Shared pieces of the memory.* benchmarks: device facts, grid and size choice, the vector
  * width search, curves. */
 #include "memory.h"
+#include "clock.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +53,7 @@ clb_error mem_device_query(clb_ctx *c, mem_device *m)
     memset(m, 0, sizeof *m);
     m->type = clb_device_reference(c->dev)->type;
     m->compute_units = (cl_uint)info_ulong(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl_uint));
-    m->clock_mhz = (cl_uint)info_ulong(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof(cl_uint));
+    m->clock_mhz = NAN;
     m->line_bytes = (cl_uint)info_ulong(d, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, sizeof(cl_uint));
     m->max_wg = (size_t)info_ulong(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(size_t));
     m->cache_bytes = info_ulong(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cl_ulong));
@@ -256,4 +259,12 @@ cl_uint mem_sum_words(const cl_uint *v, size_t n)
     for (size_t i = 0; i < n; i++)
         s += v[i];
     return s;
+}
+
+void mem_measured_clock(clb_ctx *c, mem_device *m)
+{
+    clb_clock ck;
+    clb_clock_get(c->dev, &ck);
+    m->clock_mhz = ck.mhz;
+    clb_clock_to_params(c->res, &ck);
 }
