@@ -4,7 +4,8 @@
 # at memory.copy's bandwidth) comes from the same run. Parts stay under 10 minutes each:
 #   bash peers/euler_gpu.sh OUTDIR string-f32|string-f64|string-f32-occupancy|bruss2d-f32|bruss2d-f64|
 #                                    sweep-groups|sweep-local|sweep-honeycomb|sweep-strategies|summary [clbench]
-# Sizes: STRING n = 1e8, 2048 steps; BRUSS2D N = 4096 (n = 2 N^2 = 33.5M), 256 steps; sweeps at
+# Sizes: STRING n = 1e8, 2048 steps; BRUSS2D N = 4096 (n = 2 N^2 = 33.5M), 256 steps (EULER_STEPS
+# overrides both: the rows report ns per update, so fewer steps shorten the sequential row); sweeps at
 # STRING n = 1e8 f32. `summary` reads every euler_*.json in OUTDIR and writes summary.md.
 set -u
 set -f # the row patterns are clbench globs, not file names
@@ -25,17 +26,17 @@ rows() { # problem precision: every row but the sweeps
 case $part in
 string-f32|string-f64)
     p=${part#string-}
-    run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 "$bin" run --reps 5 memory.copy \
+    run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=${EULER_STEPS:-2048} "$bin" run --reps 5 memory.copy \
         $(rows string "$p") ;;
 bruss2d-f32|bruss2d-f64)
     p=${part#bruss2d-}
-    run "$part" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=256 "$bin" run --reps 5 memory.copy \
+    run "$part" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-256} "$bin" run --reps 5 memory.copy \
         $(rows bruss2d "$p") ;;
 string-f32-occupancy) # the tiled rows with 4 work-groups per compute unit instead of the seed's 1
-    run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 CLBENCH_EULER_TILE_GROUPS_PER_CU=4 \
+    run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=${EULER_STEPS:-2048} CLBENCH_EULER_TILE_GROUPS_PER_CU=4 \
         "$bin" run --reps 5 memory.copy 'app.euler.string.f32.diamond*' app.euler.string.f32.honeycomb ;;
 sweep-groups|sweep-local|sweep-honeycomb|sweep-strategies) # one sweep row per part
-    run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=2048 "$bin" run --reps 3 \
+    run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=${EULER_STEPS:-2048} "$bin" run --reps 3 \
         "app.euler.string.f32.sweep_${part#sweep-}" ;;
 summary)
     python3 - "$out" <<'PY' | tee "$out/summary.md"

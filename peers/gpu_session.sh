@@ -10,6 +10,7 @@
 #   launch   peers/launch.sh (clpeak --kernel-latency beside launch.*, the gap experiment)
 #   sustain  compute.fp32.fma + sustained.fp32 on the NVIDIA device, CLBENCH_SUSTAINED_S=30
 #   gemm     peers/gemm.sh for SGEMM, then DGEMM + SAXPY, on the NVIDIA device
+#   euler    peers/euler_gpu.sh string-f32 and bruss2d-f32 (EULER_STEPS, default 256), summary
 set -u
 out=$1 bd=$2; shift 2
 mkdir -p "$out"
@@ -37,6 +38,10 @@ for s in "$@"; do
     clpeaklat) timeout 60 clpeak -p "${gpu%%:*}" -d "${gpu##*:}" --kernel-latency >"$out/clpeak-latency.txt" 2>&1 ;;
     nativelat) timeout 30 "$bd/clb_native_latency" >"$out/native-latency.txt" 2>&1 ;;
     sgemm)   GEMM_ROWS="${SGEMM_ROWS:-app.sgemm.*}" timeout 180 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" >"$out/sgemm.log" 2>&1 ;;
+    euler)   for p in string-f32 bruss2d-f32; do
+                 EULER_STEPS=${EULER_STEPS:-256} timeout 280 bash peers/euler_gpu.sh "$out/euler" $p "$clb" >>"$out/euler.log" 2>&1
+             done
+             bash peers/euler_gpu.sh "$out/euler" summary >>"$out/euler.log" 2>&1 ;;
     *)       echo "unknown section $s" ;;
     esac
     echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$out/timing.txt"
