@@ -1,6 +1,6 @@
 /* app.mcpi and app.strmatch host logic (issue 16): the pinned getRandom equals the seed's
- * code with a 64-bit `unsigned long next`; the exact inside test counts what the seed's
- * double-precision loop counts; sequential and pthreads agree exactly; the generator plants
+ * code with a 64-bit `unsigned long next`; mcpi_inside counts what the seed's
+ * float loop (Fig. 3, IEEE rounding) counts; sequential and pthreads agree exactly; the generator plants
  * where it says, "first" means first, and the validators reject a wrong count or position. */
 #include "apps/mcpi/mcpi.h"
 #include "apps/strmatch/strmatch.h"
@@ -9,6 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define RAND_MAX_SEED 2147483647 /* glibc's RAND_MAX */
 
 /* Seed 004, Fig. 1, with the LP64 `unsigned long` width the brief warns about. */
 static int seed_get_random(unsigned long *seed)
@@ -43,22 +45,33 @@ static void test_get_random(void)
     }
 }
 
-/* The seed's Fig. 2 body in double precision. */
-static unsigned seed_inside_double(uint64_t i)
+/* The seed's Fig. 3 body: float x, y and sqrt, each operation rounded on its own (volatile). */
+static unsigned seed_inside_float(uint64_t i)
 {
     uint32_t seed = 1987u ^ (uint32_t)(i * 27u);
-    double x = (double)mcpi_get_random(&seed) / (double)MCPI_RAND_MAX;
-    double y = (double)mcpi_get_random(&seed) / (double)MCPI_RAND_MAX;
-    return sqrt(x * x + y * y) <= 1.0;
+    volatile float x = (float)mcpi_get_random(&seed) / (float)RAND_MAX_SEED;
+    volatile float y = (float)mcpi_get_random(&seed) / (float)RAND_MAX_SEED;
+    volatile float xx = x * x, yy = y * y, s = xx + yy;
+    return sqrtf(s) <= 1.0f;
+}
+
+/* s <= MCPI_S_MAX is sqrtf(s) <= 1 for every float s in [1/4, 4). */
+static void test_threshold(void)
+{
+    unsigned bad = 0;
+    for (float s = 0.25f; s < 4.0f; s = nextafterf(s, 8.0f))
+        bad += (sqrtf(s) <= 1.0f) != (s <= MCPI_S_MAX);
+    EXPECT(bad == 0, "%u floats disagree", bad);
+    CHECK(sqrtf(MCPI_S_MAX) == 1.0f && sqrtf(nextafterf(MCPI_S_MAX, 2.0f)) > 1.0f);
 }
 
 static void test_mcpi(void)
 {
     clb_diag d;
-    uint64_t n = 1000003, seq = mcpi_host_sequential(n), dbl = 0, p = 0;
+    uint64_t n = 1000003, seq = mcpi_host_sequential(n), flt = 0, p = 0;
     for (uint64_t i = 0; i < n; i++)
-        dbl += seed_inside_double(i);
-    EXPECT(seq == dbl, "exact test %llu, seed's double test %llu", (unsigned long long)seq, (unsigned long long)dbl);
+        flt += seed_inside_float(i);
+    EXPECT(seq == flt, "mcpi_inside %llu, the seed's float code %llu", (unsigned long long)seq, (unsigned long long)flt);
     EXPECT(fabs(mcpi_pi(n, seq) - 3.14159265) < 0.01, "pi estimate %g", mcpi_pi(n, seq));
     for (unsigned t = 1; t <= 7; t += 3) {
         CHECK(mcpi_host_pthreads(n, t, &p, &d) == CLB_OK);
@@ -102,6 +115,7 @@ int main(void)
     strmatch_input in;
     clb_diag d;
     test_get_random();
+    test_threshold();
     test_mcpi();
     test_strmatch(STRMATCH_MIN_LEN);
     test_strmatch(200003);

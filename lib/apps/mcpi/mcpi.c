@@ -161,7 +161,7 @@ static clb_error mcpi_run(clb_ctx *c, clb_result *res)
     clb_param_str(res, "variant", variants[s.kind]);
     clb_param_num(res, "rung_index", (double)s.kind);
     clb_param_num(res, "n", (double)s.n);
-    clb_param_str(res, "inside_test", "rx^2 + ry^2 <= RAND_MAX^2 in 64-bit integers (x^2 + y^2 <= 1 exactly)");
+    clb_param_str(res, "inside_test", "float x, y = r / RAND_MAX; sqrt(x x + y y) <= 1, IEEE rounding, no fma (seed Fig. 3)");
     if (host) {
         clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
         clb_param_num(res, "host_threads", s.kind == M_SEQ ? 1 : s.threads);

@@ -1,9 +1,11 @@
 /* MonteCarloPi of seed 004 (TORMENT OpenACC, Figs. 1-3): sample i seeds the seed's getRandom
- * LCG with 1987 ^ i*27 (mod 2^32) and draws x, then y; inside when x^2 + y^2 <= 1 exactly,
- * i.e. rx^2 + ry^2 <= RAND_MAX^2 in 64-bit integers, as the host does (lib/apps/mcpi/mcpi.h).
+ * LCG with 1987 ^ i*27 (mod 2^32) and draws x, then y = getRandom / RAND_MAX in float; inside
+ * when sqrt(x x + y y) <= 1 with every operation an IEEE float rounding and no fma, as the
+ * host does (lib/apps/mcpi/mcpi.h): without the square root, x x + y y <= 1 + 2^-23.
  * The count is 64 bits kept in two 32-bit words (count[0] low, count[1] high) so that only
  * 32-bit atomics are needed: an add that wraps the low word carries into the high word. */
-#define MCPI_RAND_MAX 2147483647u
+#pragma OPENCL FP_CONTRACT OFF
+#define MCPI_S_MAX 0x1.000002p0f
 
 uint get_random(uint *seed)
 {
@@ -22,8 +24,10 @@ uint get_random(uint *seed)
 uint inside(uint seed27)
 {
     uint seed = 1987u ^ seed27;
-    ulong x = get_random(&seed), y = get_random(&seed);
-    return x * x + y * y <= (ulong)MCPI_RAND_MAX * MCPI_RAND_MAX;
+    /* (float)RAND_MAX is 2^31: dividing by it is this exact scaling. */
+    float x = convert_float_rte(get_random(&seed)) * 0x1p-31f;
+    float y = convert_float_rte(get_random(&seed)) * 0x1p-31f;
+    return x * x + y * y <= MCPI_S_MAX;
 }
 
 void count_add(volatile __global uint *count, uint v)

@@ -24,16 +24,24 @@ static inline uint32_t mcpi_get_random(uint32_t *seed)
     return result;
 }
 
+/* sqrt(s) <= 1 with a correctly rounded sqrt holds exactly for s <= 1 + 2^-23 (the float after
+ * 1.0; its root rounds down to 1): the comparison without a square root. */
+#define MCPI_S_MAX 0x1.000002p0f
+
 /* Sample i: seed = 1987 ^ i*27 (the product taken mod 2^32, as the seed's 32-bit seed holds
- * it); x = getRandom / RAND_MAX, then y. Inside the quarter circle when x^2 + y^2 <= 1 in
- * exact arithmetic: rx^2 + ry^2 <= RAND_MAX^2 in 64-bit integers, the one definition used by
- * the host, every kernel and the CUDA twin (no float rounding, so every version counts the
- * same; docs/apps/mcpi.md). */
+ * it); x = getRandom / RAND_MAX, then y, in float as the seed's CUDA version (Fig. 3); inside
+ * when sqrt(x x + y y) <= 1, every operation rounded as IEEE float, nothing contracted into
+ * an fma. The one definition of the host, every kernel and the CUDA twin (docs/apps/mcpi.md).
+ * (float)RAND_MAX is 2^31, so the division is an exact scaling; the products and the sum are
+ * formed in double and rounded to float, which is the correctly rounded float result (double
+ * has more than 2 x 24 + 2 bits) and leaves a compiler nothing to contract. */
 static inline unsigned mcpi_inside(uint64_t i)
 {
     uint32_t seed = 1987u ^ (uint32_t)(i * 27u);
-    uint64_t x = mcpi_get_random(&seed), y = mcpi_get_random(&seed);
-    return x * x + y * y <= (uint64_t)MCPI_RAND_MAX * MCPI_RAND_MAX;
+    float x = (float)mcpi_get_random(&seed) / (float)MCPI_RAND_MAX;
+    float y = (float)mcpi_get_random(&seed) / (float)MCPI_RAND_MAX;
+    float xx = (float)((double)x * x), yy = (float)((double)y * y);
+    return (float)((double)xx + yy) <= MCPI_S_MAX;
 }
 
 /* Points inside among samples [i0, i1): the sequential code path (built -O3 -march=native). */
