@@ -48,8 +48,10 @@ __kernel void strmatch_cl_local(__global const uchar *text, uint len, uint npos,
 /* A grid sized to fill the device; each work-item takes start positions i, i + G, ... in
  * increasing order (G the global size of dimension 0, neighbours on neighbouring bytes) with
  * the pattern in local memory, and stops at its first match or as soon as a smaller match is
- * known: first[k] is re-read before every position (it only decreases, so a stale value
- * costs work, never correctness). */
+ * known: first[k] is re-read before every position with a plain volatile load, racing by
+ * design with other items' atomic_min (as the seed's `gid < *result`): it only decreases, so
+ * a stale value costs work, never correctness. An atomic read (an RMW) on the same word from
+ * every item would serialize. Oclgrind's race check reports this load, and only this. */
 __kernel void strmatch_cl_early(__global const uchar *text, uint npos, __global const uchar *pats,
                                 uint m, volatile __global uint *first, __local uchar *pat)
 {
