@@ -50,4 +50,8 @@ int app_inject_fault(const clb_ctx *c);
 /* Uniform random value in [-1, 1) from the xorshift stream of internal.h. */
 double app_uniform(uint64_t *state);
 
+/* Unsupported (status and reason in c->diag) unless the device's OpenCL C offers the core
+ * 32-bit global atomics (1.1+); records params.atomics and params.opencl_c_version. */
+clb_error app_need_int32_atomics(clb_ctx *c);
+
 #endif
