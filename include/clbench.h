@@ -404,6 +404,76 @@ void clb_fleet_opts_default(clb_fleet_opts *o);
 long clb_fleet_check(FILE *f, const clb_report_src *src, size_t n, const clb_fleet_opts *o,
                      clb_diag *d);
 
+
+/* ------------------------------------------------------------------ suite scores (docs/suite.md) */
+
+/* What `clbench suite` runs: per app its sequential, pthreads, scored OpenCL and CUDA rows and
+ * the size variables it sets, one value per mode (quick, full). Static table. */
+#define CLB_SUITE_MAX_ENV 3
+typedef struct clb_suite_app {
+    const char *app, *title;  /* "sgemm", "GEMM" */
+    const char *sequential, *pthreads, *cuda; /* row names (cuda may be NULL) */
+    const char *opencl;       /* space-separated globs of the scored OpenCL rows */
+    const char *env[CLB_SUITE_MAX_ENV], *quick[CLB_SUITE_MAX_ENV], *full[CLB_SUITE_MAX_ENV];
+    /* Seconds per suite problem per unit of tau (tau = 1/value for rates, value for times);
+     * NULL: time per run from params.mean_run_s. */
+    double (*seconds_per_tau)(const struct clb_suite_app *a, int full);
+} clb_suite_app;
+#define CLB_SUITE_VERSION "1"
+size_t clb_suite_app_count(void);
+const clb_suite_app *clb_suite_app_at(size_t i); /* static */
+
+/* One app's part in a score: scored (with its reference ratios), failed (voids the score) or
+ * omitted (listed with why, not scored). */
+typedef enum clb_suite_verdict { CLB_SUITE_SCORED, CLB_SUITE_FAILED, CLB_SUITE_OMITTED } clb_suite_verdict;
+typedef struct clb_suite_entry {
+    const char *app;
+    clb_suite_verdict verdict;
+    double peak_ratio, avg_ratio; /* reference time / measured time, when scored */
+    const char *why;              /* failed or omitted: the reason */
+} clb_suite_entry;
+typedef struct clb_suite_score {
+    int is_void;                  /* a failed entry, or nothing scored */
+    const char *void_app;         /* borrowed from the entries; NULL when nothing was scored */
+    const char *void_reason;
+    size_t scored, omitted;
+    double peak, average;                 /* harmonic means of the ratios */
+    double peak_geomean, average_geomean; /* geometric means, beside them */
+} clb_suite_score;
+
+/* Harmonic and geometric mean of x[0..n) (n >= 1, every x finite and > 0); else CLB_ERR_USAGE. */
+clb_error clb_suite_means(const double *x, size_t n, double *hmean, double *gmean);
+/* Peak (the minimum), average (arithmetic mean) and sample standard deviation of per-run times
+ * t[0..n) (n >= 1, finite, > 0); else CLB_ERR_USAGE. */
+clb_error clb_suite_times(const double *t, size_t n, double *peak, double *avg, double *sd);
+/* The score of one column: void on the first failed entry; omitted entries are counted. */
+void clb_suite_score_compute(const clb_suite_entry *e, size_t n, clb_suite_score *out);
+
+/* One app's per-run times in two runs (base, next) and its reference times, for the bootstrap. */
+typedef struct clb_suite_pair {
+    const double *base, *next;
+    size_t nbase, nnext;
+    double ref_peak, ref_avg;
+} clb_suite_pair;
+/* NEXT/BASE of the (peak when peak, else average) score over apps[0..n) and its 95% bootstrap
+ * interval: iters resamples of every app's runs with replacement, from a fixed seed. */
+clb_error clb_suite_bootstrap(const clb_suite_pair *apps, size_t n, int peak, unsigned iters,
+                              uint64_t seed, double *ratio, double *lo, double *hi);
+
+/* The suite summary of a document written by `clbench suite` (its devices carry
+ * "suite_column"): per column (device, variant) the seed 004 table, speedups, score, omissions,
+ * and the system block. reference may be NULL (ratios and scores then say why they are absent).
+ * Caller frees with cJSON_Delete; NULL with d filled. */
+cJSON *clb_suite_summary(const cJSON *doc, const cJSON *reference, int full, clb_diag *d);
+/* The human tables of a summary (stdout of `clbench suite`). */
+void clb_suite_print(FILE *f, const cJSON *summary);
+/* The HTML section of a summary (called by clb_report_html when the document has "suite"). */
+void clb_suite_html(FILE *f, const cJSON *summary);
+/* Suite-aware compare: score deltas with bootstrap CIs per common column; adds to *regressions
+ * each score that fell beyond threshold with its interval below 1, or became void. Returns the
+ * number of columns compared (0: none in common or no suite in one of the documents). */
+int clb_suite_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold, int *regressions);
+
 #ifdef __cplusplus
 }
 #endif

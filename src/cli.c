@@ -12,7 +12,7 @@
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
-       OPT_STRICT, OPT_RETUNE };
+       OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -35,6 +35,11 @@ static const struct option long_opts[] = {
     {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"retune", no_argument, NULL, OPT_RETUNE},
+    {"full", no_argument, NULL, OPT_FULL},
+    {"platforms", required_argument, NULL, OPT_PLATFORMS},
+    {"variant", required_argument, NULL, OPT_VARIANT},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"sequential-only", no_argument, NULL, OPT_SEQ_ONLY},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -59,6 +64,12 @@ void cli_usage(FILE *f)
           "      --bench-timeout S     a benchmark without a result after S seconds is killed\n"
           "                            (status timeout; default 600, or 20x --time-budget)\n"
           "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
+          "  suite [--quick|--full]     every app at fixed sizes and a quick characterization; Peak and\n"
+          "                            Average Scores against the reference (docs/suite.md)\n"
+          "      --platforms all       the default device of every platform, side by side\n"
+          "      --variant NAME=OPTS   run the OpenCL rows again with OPTS appended to every build (repeatable)\n"
+          "      --reference FILE      reference times (default data/suite_reference.json)\n"
+          "      --sequential-only     only the sequential rows (what peers/suite_reference.sh measures)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
           "  compare BASE.json NEW.json [--threshold 5%]\n"
           "                            NEW/BASE ratios; exit 0 no regression, 1 regression, 2 unusable input\n"
@@ -159,6 +170,19 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_EMIT_DEVICE: o->emit_device = 1; break;
     case OPT_ALL_DEVICES: o->sel.type = "all"; break;
     case OPT_MPI: o->mpi = 1; break;
+    case OPT_FULL: o->suite_full = 1; break;
+    case OPT_PLATFORMS:
+        if (strcmp(arg, "all") != 0)
+            return bad_value("--platforms", arg, "all");
+        o->platforms = arg;
+        break;
+    case OPT_VARIANT:
+        if (o->nvariants == 8 || !strchr(arg, '=') || arg[0] == '=')
+            return bad_value("--variant", arg, "NAME=OPTIONS, at most 8 times");
+        o->variants[o->nvariants++] = arg;
+        break;
+    case OPT_REFERENCE: o->reference = arg; break;
+    case OPT_SEQ_ONLY: o->sequential_only = 1; break;
     case OPT_MAX_SPREAD: {
         double keep = o->threshold;
         int rc = parse_threshold(arg, o); /* same syntax: 3 or 3% */
@@ -179,7 +203,7 @@ static int known_command(const char *s)
 {
     return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0 ||
            strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0 ||
-           strcmp(s, "fleet-check") == 0;
+           strcmp(s, "fleet-check") == 0 || strcmp(s, "suite") == 0;
 }
 
 /* 1 when a and b name the same file: the same path, or the same existing inode. */

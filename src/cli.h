@@ -30,6 +30,13 @@ typedef struct cli_opts {
     int quiet;
     int strict;           /* run: exit 1 when a result is not ok/unsupported/inconclusive */
     clb_run_opts run;
+    /* suite (docs/suite.md) */
+    int suite_full;            /* --full (the default mode; --quick picks the other) */
+    const char *platforms;     /* --platforms all: the default device of every platform */
+    const char *variants[8];   /* --variant NAME=OPTIONS, repeatable */
+    int nvariants;
+    const char *reference;     /* --reference FILE */
+    int sequential_only;       /* --sequential-only: the reference rows (peers/suite_reference.sh) */
     char **patterns;      /* borrowed from argv */
     int npatterns;
     int argc;             /* the whole command line, for provenance */
@@ -83,6 +90,8 @@ void cli_print_result(FILE *f, const clb_result *res);
 /* src/cmd_report.c: the report and compare commands, and the reports of a run. */
 int cmd_report(const cli_opts *o);
 int cmd_compare(const cli_opts *o);
+/* src/cmd_suite.c: suite (apps and characterization, scores against the reference). */
+int cmd_suite(const cli_opts *o);
 /* src/cmd_fleet.c: fleet-check. */
 int cmd_fleet_check(const cli_opts *o);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */

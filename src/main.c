@@ -21,6 +21,7 @@ int main(int argc, char **argv)
              : strcmp(o.command, "compare") == 0 ? cmd_compare(&o)
              : strcmp(o.command, "__worker") == 0 ? cmd_worker(&o)
              : strcmp(o.command, "fleet-check") == 0 ? cmd_fleet_check(&o)
+             : strcmp(o.command, "suite") == 0 ? cmd_suite(&o)
                                                  : cmd_run(&o);
     free(typed);
     return rc < 0 ? CLI_EXIT_OK : rc;

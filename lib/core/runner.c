@@ -58,7 +58,13 @@ clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char
     const char *parts[2] = {prefix ? prefix : "", src};
     cl_device_id dev = clb_device_reference(c->dev)->device;
     CLB_CL(d, prog = clCreateProgramWithSource(clb_device_context(c->dev), 2, parts, NULL, CLB_ERRP));
-    CLB_CL(d, clBuildProgram(prog, 1, &dev, options ? options : "", NULL, NULL));
+    /* CLBENCH_BUILD_OPTIONS (clbench suite --variant, docs/suite.md) is appended to every build. */
+    const char *extra = getenv("CLBENCH_BUILD_OPTIONS");
+    char all[2048];
+    snprintf(all, sizeof all, "%s%s%s", options ? options : "", extra && *extra ? " " : "", extra ? extra : "");
+    if (extra && *extra)
+        clb_param_str(c->res, "extra_build_options", extra);
+    CLB_CL(d, clBuildProgram(prog, 1, &dev, all, NULL, NULL));
 cleanup:
     if (d->err == CLB_ERR_CL &&
         (d->cl_err == CL_BUILD_PROGRAM_FAILURE || d->cl_err == CL_COMPILE_PROGRAM_FAILURE)) {

@@ -136,7 +136,8 @@ int clb_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold,
         if (!match_device(next, db, base))
             fprintf(f, "\n== %s: only in new\n", rj_device_name(db));
     }
-    if (t.common == 0) {
+    int suite_cols = clb_suite_compare(f, base, next, threshold, &t.regressions); /* suite documents */
+    if (t.common == 0 && suite_cols == 0) {
         clb_diag_set(d, CLB_ERR_USAGE,
                      "nothing in common: no result has the same device name and benchmark name in both files");
         return CLB_COMPARE_UNUSABLE;

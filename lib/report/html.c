@@ -295,6 +295,9 @@ clb_error clb_report_html(FILE *f, const clb_report_src *src, size_t n)
                "by clbench %s (schema %s)</p>\n",
             css, n, c.n, CLB_VERSION, CLB_SCHEMA_VERSION);
     provenance(f, src, n);
+    for (size_t i = 0; i < n; i++) /* `clbench suite` documents: the scores first */
+        if (rj_obj(src[i].doc, "suite"))
+            clb_suite_html(f, rj_obj(src[i].doc, "suite"));
     devices(f, &c, src, n);
     rep_html_summary(f, &c, src, n);
     rep_html_plots(f, &c, n);

@@ -1,0 +1,211 @@
+/* clbench suite: every app of the suite table (lib/report/suite.c) at the sizes of the mode,
+ * the same on every device, plus a quick characterization, on the selected devices (or the
+ * default device of every platform), once per build-option variant; then the Peak and
+ * Average Scores against the reference and the seed 004 report (docs/suite.md). Runs through
+ * the workers of `run` (cli_run_one_device): a crash costs one row, never the suite. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef CLBENCH_DATA_DIR
+#define CLBENCH_DATA_DIR "data"
+#endif
+#define MAX_ROWS 256
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Parses the file at path; NULL when it cannot be read or parsed (why on stderr if loud). */
+static cJSON *read_json(const char *path, int loud)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    cJSON *j = NULL;
+    long len = -1;
+    if (!f)
+        goto cleanup;
+    if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+        goto cleanup;
+    if (!(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len)
+        goto cleanup;
+    text[len] = '\0';
+    j = cJSON_Parse(text);
+cleanup:
+    if (!j && loud)
+        fprintf(stderr, "clbench: cannot read the reference %s\n", path);
+    if (f)
+        fclose(f);
+    free(text);
+    return j;
+}
+
+/* --reference, else CLBENCH_SUITE_REFERENCE, else data/ here, else the source tree's data/. */
+static int load_reference(const cli_opts *o, cJSON **ref)
+{
+    const char *env = getenv("CLBENCH_SUITE_REFERENCE");
+    const char *tries[] = {"data/suite_reference.json", CLBENCH_DATA_DIR "/suite_reference.json"};
+    *ref = NULL;
+    if (o->reference || (env && *env)) {
+        *ref = read_json(o->reference ? o->reference : env, 1);
+        return *ref ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !*ref; i++)
+        *ref = read_json(tries[i], 0);
+    return CLI_EXIT_OK;
+}
+
+/* The devices: the selection, or with --platforms all the default device (first GPU, else
+ * first device) of every platform. */
+static int pick_devices(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t *n)
+{
+    if (!o->platforms)
+        return cli_discover(o, inv, idx, n);
+    cli_opts all = *o;
+    all.sel = (clb_selector){NULL, NULL, "all"};
+    size_t every[CLI_MAX_DEVICES], m = 0;
+    int rc = cli_discover(&all, inv, every, &m);
+    *n = 0;
+    for (size_t p = 0; rc == CLI_EXIT_OK && p < clb_inventory_platform_count(*inv); p++) {
+        long pick = -1;
+        for (size_t i = 0; i < m; i++) {
+            const clb_device_ref *r = clb_inventory_at(*inv, every[i]);
+            if (r->platform_index != p)
+                continue;
+            if (pick < 0 || ((r->type & CL_DEVICE_TYPE_GPU) &&
+                             !(clb_inventory_at(*inv, (size_t)pick)->type & CL_DEVICE_TYPE_GPU)))
+                pick = (long)every[i];
+        }
+        if (pick >= 0)
+            idx[(*n)++] = (size_t)pick;
+    }
+    return rc;
+}
+
+/* Adds name to the list unless present or not in the registry. */
+static void add_row(const char **rows, size_t *n, const char *name)
+{
+    if (!name || !clb_bench_find(name) || *n == MAX_ROWS)
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(rows[i], name) == 0)
+            return;
+    rows[(*n)++] = name;
+}
+
+/* The app rows of one column: host rows in the first column only (they do not use the
+ * device), the scored OpenCL rows always, the CUDA twins in base-variant columns. */
+static size_t app_rows(const cli_opts *o, int first, int base, const char **rows)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < clb_suite_app_count(); i++) {
+        const clb_suite_app *a = clb_suite_app_at(i);
+        if (first)
+            add_row(rows, &n, a->sequential);
+        if (o->sequential_only)
+            continue;
+        if (first)
+            add_row(rows, &n, a->pthreads);
+        if (base)
+            add_row(rows, &n, a->cuda);
+        char globs[256];
+        snprintf(globs, sizeof globs, "%s", a->opencl);
+        for (char *save = NULL, *g = strtok_r(globs, " ", &save); g; g = strtok_r(NULL, " ", &save))
+            for (size_t k = 0; k < clb_bench_count(); k++)
+                if (clb_bench_match(g, clb_bench_at(k)->name))
+                    add_row(rows, &n, clb_bench_at(k)->name);
+    }
+    return n;
+}
+
+/* Sets every size variable of the mode (the workers inherit the environment). */
+static void set_sizes(int full)
+{
+    for (size_t i = 0; i < clb_suite_app_count(); i++) {
+        const clb_suite_app *a = clb_suite_app_at(i);
+        for (int k = 0; k < CLB_SUITE_MAX_ENV && a->env[k]; k++)
+            setenv(a->env[k], full ? a->full[k] : a->quick[k], 1);
+    }
+}
+
+/* Runs one column (device ref, variant v: -1 base) and returns its device entry. */
+static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, int first, int *failed)
+{
+    const char *rows[MAX_ROWS], *opts = v >= 0 ? strchr(o->variants[v], '=') + 1 : "";
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", v >= 0 ? (int)(opts - 1 - o->variants[v]) : 4, v >= 0 ? o->variants[v] : "base");
+    if (v >= 0)
+        setenv("CLBENCH_BUILD_OPTIONS", opts, 1);
+    else
+        unsetenv("CLBENCH_BUILD_OPTIONS");
+    cli_opts oc = *o;
+    oc.quiet = 1;
+    oc.run.quick = 0;
+    oc.patterns = (char **)rows;
+    oc.npatterns = (int)app_rows(o, first, v < 0, rows);
+    fprintf(stderr, "clbench suite: %s, variant %s: %d app rows\n", ref->device_name, name, oc.npatterns);
+    cJSON *entry = cli_run_one_device(&oc, ref, failed);
+    if (v < 0 && !o->sequential_only) { /* a quick characterization beside the scores */
+        int f2 = 0;
+        oc.npatterns = 0;
+        oc.run.quick = 1;
+        fprintf(stderr, "clbench suite: %s: quick characterization\n", ref->device_name);
+        cJSON *ch = cli_run_one_device(&oc, ref, &f2);
+        cJSON *src = cJSON_GetObjectItemCaseSensitive(ch, "results"), *dst = cJSON_GetObjectItemCaseSensitive(entry, "results");
+        while (src && cJSON_GetArraySize(src) > 0)
+            cJSON_AddItemToArray(dst, cJSON_DetachItemFromArray(src, 0));
+        cJSON_Delete(ch);
+        *failed |= f2;
+    }
+    cJSON *sc = cJSON_AddObjectToObject(entry, "suite_column");
+    cJSON_AddStringToObject(sc, "variant", name);
+    cJSON_AddStringToObject(sc, "build_options", opts);
+    return entry;
+}
+
+int cmd_suite(const cli_opts *o)
+{
+    if (o->run.quick && o->suite_full) {
+        fprintf(stderr, "clbench: suite: --quick and --full exclude each other\n");
+        return CLI_EXIT_USAGE;
+    }
+    int full = !o->run.quick, failed = 0, rc;
+    double t0 = wall_now();
+    clb_inventory *inv = NULL;
+    cJSON *ref = NULL, *doc = NULL;
+    size_t idx[CLI_MAX_DEVICES], n = 0;
+    if ((rc = load_reference(o, &ref)) != CLI_EXIT_OK || (rc = pick_devices(o, &inv, idx, &n)) != CLI_EXIT_OK)
+        goto cleanup;
+    set_sizes(full);
+    doc = clb_doc_create(o->argc, o->argv);
+    cJSON *devs = cJSON_GetObjectItemCaseSensitive(doc, "devices");
+    for (size_t i = 0; i < n; i++)
+        for (int v = -1; v < o->nvariants; v++)
+            cJSON_AddItemToArray(devs, run_column(o, clb_inventory_at(inv, idx[i]), v, i == 0 && v < 0, &failed));
+    unsetenv("CLBENCH_BUILD_OPTIONS");
+    clb_diag d;
+    cJSON *summary = clb_suite_summary(doc, ref, full, &d);
+    if (!summary) {
+        fprintf(stderr, "clbench: suite: %s\n", d.msg);
+        rc = CLI_EXIT_RUNTIME;
+        goto cleanup;
+    }
+    cJSON_AddNumberToObject(summary, "wall_s", wall_now() - t0);
+    cJSON_AddItemToObject(doc, "suite", summary);
+    if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
+        clb_suite_print(stdout, summary);
+        printf("suite wall time %.1f s\n", wall_now() - t0);
+    }
+    rc = cli_finish_doc(o, doc, failed && o->strict ? CLI_EXIT_FAILED : CLI_EXIT_OK);
+    doc = NULL; /* freed by cli_finish_doc */
+cleanup:
+    cJSON_Delete(doc);
+    cJSON_Delete(ref);
+    clb_inventory_destroy(inv);
+    return rc;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# clbench suite --quick on the local device: a non-void score with its fields; an injected
+# wrong result (CLBENCH_FAULT) voids the score with the app that broke it; --variant adds a
+# column; compare of suite documents (same: exit 0, slower scored rows: exit 1); usage errors.
+set -u
+bin=$1 src=$2 tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ref=$src/data/suite_reference.json
+
+"$bin" suite --quick --full >/dev/null 2>&1; [ $? -eq 2 ] || fail "--quick --full is not a usage error"
+"$bin" suite --variant nothing >/dev/null 2>&1; [ $? -eq 2 ] || fail "--variant without = is not a usage error"
+"$bin" suite --platforms some >/dev/null 2>&1; [ $? -eq 2 ] || fail "--platforms some is not a usage error"
+
+start=$(date +%s)
+"$bin" suite --quick --reference "$ref" --json "$tmp/a.json" --html "$tmp/a.html" >"$tmp/a.txt" 2>"$tmp/a.err" ||
+    fail "suite --quick exited $?"
+echo "suite --quick took $(($(date +%s) - start)) s"
+grep -q "Peak Score" "$tmp/a.txt" || fail "no Peak Score line on stdout"
+grep -q "Suite scores" "$tmp/a.html" || fail "no suite section in the HTML"
+python3 - "$tmp/a.json" <<'PY' || fail "score fields of the quick suite"
+import json, sys
+s = json.load(open(sys.argv[1]))["suite"]
+c = s["columns"][0]
+sc = c["score"]
+assert sc["status"] == "ok", sc
+for k in ("peak", "average", "peak_geomean", "average_geomean"):
+    assert sc[k] > 0, (k, sc)
+assert sc["peak"] <= sc["peak_geomean"] * (1 + 1e-12), sc   # harmonic <= geometric
+assert sc["apps_scored"] >= 3, sc
+assert s["mode"] == "quick" and s["reference"]["status"] == "ok"
+gemm = next(a for a in c["apps"] if a["app"] == "sgemm")
+best = next(r for r in gemm["rows"] if r["row"] == gemm["best_opencl"])
+assert best["peak_s"] <= best["avg_s"] and best["n"] >= 3 and len(best["times_s"]) == best["n"]
+assert gemm["speedups"]["vs_sequential"]["peak"] > 0
+print("score ok: peak %.3g average %.3g over %d apps" % (sc["peak"], sc["average"], sc["apps_scored"]))
+PY
+
+CLBENCH_FAULT=app.saxpy.opencl:wrong "$bin" suite --quick --reference "$ref" --variant fast=-cl-fast-relaxed-math \
+    --json "$tmp/f.json" >"$tmp/f.txt" 2>"$tmp/f.err" || fail "faulted suite exited $?"
+grep -q "VOID by SAXPY" "$tmp/f.txt" || fail "no 'VOID by SAXPY' line on stdout"
+python3 - "$tmp/f.json" <<'PY' || fail "void score of the faulted suite, or the variant column"
+import json, sys
+c = json.load(open(sys.argv[1]))["suite"]["columns"]
+assert len(c) == 2, len(c)
+for col in c:
+    sc = col["score"]
+    assert sc["status"] == "void" and sc["void_app"] == "SAXPY" and "invalid_result" in sc["reason"], sc
+    assert "peak" not in sc and "average" not in sc, sc
+assert c[1]["variant"] == "fast" and c[1]["build_options"] == "-cl-fast-relaxed-math", c[1]["variant"]
+PY
+
+"$bin" compare "$tmp/a.json" "$tmp/a.json" >"$tmp/c0.txt" 2>&1; rc=$?
+[ $rc -eq 0 ] || fail "compare of a suite with itself exited $rc"
+grep -q "Average Score" "$tmp/c0.txt" || fail "compare printed no suite score line"
+python3 - "$tmp/a.json" "$tmp/slow.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for app in d["suite"]["columns"][0]["apps"]:
+    for r in app["rows"]:
+        if r.get("times_s"):
+            r["times_s"] = [t * 1.5 for t in r["times_s"]]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$bin" compare "$tmp/a.json" "$tmp/slow.json" --threshold 5% >"$tmp/c1.txt" 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "compare with 1.5x slower scored rows exited $rc (want 1)"
+grep -q "REGRESSION" "$tmp/c1.txt" || fail "no REGRESSION in the suite compare"
+"$bin" compare "$tmp/a.json" "$tmp/f.json" >"$tmp/c2.txt" 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "compare with a void score exited $rc (want 1)"
+
+[ $fails -eq 0 ] && echo "cli_suite: all checks passed"
+exit $((fails != 0))
