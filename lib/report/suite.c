@@ -2,6 +2,7 @@
  * document — per column (device, variant) the seed 004 table, speedups, score and what was
  * omitted (docs/suite.md). Reads documents and the static registry only. */
 #include "report.h"
+#include "apps/strmatch/strmatch.h" /* STRMATCH_NPAT: the work model */
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,22 +27,28 @@ static double gemm_k(const clb_suite_app *a, int full) { double n = env_num(a, f
 static double saxpy_k(const clb_suite_app *a, int full) { return 12 * env_num(a, full, 0) * 1e-9; }
 /* ns per component and step: n components x steps. */
 static double euler_k(const clb_suite_app *a, int full) { return env_num(a, full, 0) * env_num(a, full, 1) * 1e-9; }
+/* Gsamples/s: n samples per problem. */
+static double mcpi_k(const clb_suite_app *a, int full) { return env_num(a, full, 0) * 1e-9; }
+/* GB/s of text x patterns (lib/apps/strmatch: STRMATCH_NPAT patterns per problem). */
+static double strmatch_k(const clb_suite_app *a, int full) { return env_num(a, full, 0) * STRMATCH_NPAT * 1e-9; }
 
-/* The suite. Sizes are the same on every device; app.mcpi/app.strmatch time per run from
- * params.mean_run_s (no work model here yet). */
+/* The suite. Sizes are the same on every device; each app's work model turns its rate back
+ * into seconds per problem. */
 static const clb_suite_app suite_apps[] = {
     {"sgemm", "GEMM", "app.sgemm.sequential", "app.sgemm.pthreads", "app.sgemm.cublas",
-     "app.sgemm.tiled app.sgemm.regblock app.sgemm.register_vectors",
+     "app.sgemm.tiled app.sgemm.regblock app.sgemm.double_buffered app.sgemm.register_vectors",
      {"CLBENCH_GEMM_N", "CLBENCH_GEMM_LADDER_N"}, {"1024", "1024"}, {"2048", "2048"}, gemm_k},
     {"saxpy", "SAXPY", "app.saxpy.sequential", "app.saxpy.pthreads", "app.saxpy.cuda",
      "app.saxpy.opencl app.saxpy.opencl_float4", {"CLBENCH_SAXPY_N"}, {"8388608"}, {"33554432"}, saxpy_k},
     {"euler", "Euler", "app.euler.string.f32.seq", "app.euler.string.f32.pthreads", "app.euler.cuda",
-     "app.euler.string.f32.coalesced app.euler.string.f32.diamond_row_korr",
+     "app.euler.string.f32.coalesced app.euler.string.f32.vectorized "
+     "app.euler.string.f32.diamond_row_korr app.euler.string.f32.honeycomb",
      {"CLBENCH_EULER_N", "CLBENCH_EULER_STEPS"}, {"524288", "64"}, {"1048576", "64"}, euler_k},
-    {"mcpi", "MonteCarloPi", "app.mcpi.seq", "app.mcpi.pthreads", "app.mcpi.cuda", "app.mcpi.cl_*",
-     {"CLBENCH_MCPI_N"}, {"16777216"}, {"268435456"}, NULL},
-    {"strmatch", "StringMatch", "app.strmatch.seq", "app.strmatch.pthreads", "app.strmatch.cuda",
-     "app.strmatch.cl_*", {"CLBENCH_STRMATCH_BYTES"}, {"16777216"}, {"67108864"}, NULL},
+    {"mcpi", "MonteCarloPi", "app.mcpi.sequential", "app.mcpi.pthreads", "app.mcpi.cuda",
+     "app.mcpi.cl_*", {"CLBENCH_MCPI_N"}, {"16777216"}, {"268435456"}, mcpi_k},
+    {"strmatch", "StringMatch", "app.strmatch.sequential", "app.strmatch.pthreads",
+     "app.strmatch.cuda", "app.strmatch.cl_*", {"CLBENCH_STRMATCH_BYTES"}, {"10000000"},
+     {"10000000"}, strmatch_k},
 };
 
 size_t clb_suite_app_count(void) { return sizeof suite_apps / sizeof suite_apps[0]; }
