@@ -3,15 +3,17 @@
 # (--platforms all), each twice for reproducibility; JSON, HTML, stdout and wall times under OUT,
 # then the compare of the two runs of each mode (score deltas with their intervals).
 # usage: peers/suite_gpu.sh OUT BUILD_DIR
+# env: SUITE_MODES (default "quick full"), SUITE_ARGS (default "--platforms all"; "" = the
+#      default device only)
 set -u
 OUT=${1:?usage: suite_gpu.sh OUT BUILD_DIR}
 BUILD=${2:?usage: suite_gpu.sh OUT BUILD_DIR}
 mkdir -p "$OUT"
 { "$BUILD/clbench" list; nvidia-smi -L 2>/dev/null; lscpu | sed -n '1,20p'; } >"$OUT/devices.txt" 2>&1
-for mode in quick full; do
+for mode in ${SUITE_MODES:-quick full}; do
     for i in 1 2; do
         start=$(date +%s.%N)
-        "$BUILD/clbench" suite --$mode --platforms all --json "$OUT/suite-$mode-$i.json" \
+        "$BUILD/clbench" suite --$mode ${SUITE_ARGS---platforms all} --json "$OUT/suite-$mode-$i.json" \
             --html "$OUT/suite-$mode-$i.html" >"$OUT/suite-$mode-$i.txt" 2>"$OUT/suite-$mode-$i.err"
         rc=$?
         end=$(date +%s.%N)
