@@ -179,8 +179,10 @@ static int gemm(int variant, size_t n, const T *a, const T *b, T *c, unsigned re
     blas bl = {NULL, NULL, NULL, NULL};
     if (n == 0 || n > 46340 || (variant != 0 && variant != 1))
         CU_FAIL("gemm: variant %d at n = %zu is not supported (variant 0 or 1, n in 1 .. 46340)", variant, n);
-    if (cu_select(err, errlen) != 0 || (variant == 1 && blas_open(&bl, sizeof(T) == 8, err, errlen) != 0))
-        goto fail;
+    if (cu_select(err, errlen) != 0 || (variant == 1 && blas_open(&bl, sizeof(T) == 8, err, errlen) != 0)) {
+        rc = 1; /* the reason is in err */
+        goto cleanup;
+    }
     CU(cudaMalloc(&da, bytes));
     CU(cudaMalloc(&db, bytes));
     CU(cudaMalloc(&dc, bytes));
@@ -192,9 +194,6 @@ static int gemm(int variant, size_t n, const T *a, const T *b, T *c, unsigned re
     }, reps, times_s, err, errlen);
     if (rc == 0)
         CU(cudaMemcpy(c, dc, bytes, cudaMemcpyDeviceToHost));
-    goto cleanup;
-fail:
-    rc = 1;
 cleanup:
     cudaFree(da);
     cudaFree(db);
