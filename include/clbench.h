@@ -321,6 +321,12 @@ void clb_child_destroy(clb_child *c);
  * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */
 void clb_apps_annotate(cJSON *results);
 
+/* The ladder tables (issue 14) of one device's results, after clb_apps_annotate: per app with
+ * app rows, its rows in rung order (rows without a rung index last): status, value, speedup over
+ * sequential, over the previous rung, % of peak (or of the triad); "-" where the annotation
+ * added nothing. Plain text, or Markdown tables when markdown. Nothing without app rows. */
+void clb_report_ladder(FILE *f, const cJSON *results, const char *device, int markdown);
+
 /* ------------------------------------------------------------------ results document */
 
 #define CLB_SCHEMA_VERSION "1.0.0"

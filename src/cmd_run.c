@@ -446,6 +446,8 @@ int cmd_run(const cli_opts *o)
         }
         failed |= dr->failed;
         clb_apps_annotate(dr->results); /* speedups and % of peak need the device's other rows */
+        if (human)
+            clb_report_ladder(stdout, dr->results, dr->ref->device_name, 0);
         cJSON *entry = dr->entry ? dr->entry : fallback_entry(dr->ref);
         cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
         cJSON_AddItemToObject(entry, "results", dr->results);

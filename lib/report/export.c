@@ -111,5 +111,11 @@ clb_error clb_report_csv(FILE *f, const clb_report_src *src, size_t n)
 
 clb_error clb_report_markdown(FILE *f, const clb_report_src *src, size_t n)
 {
-    return export_rows(f, FMT_MD, src, n);
+    clb_error e = export_rows(f, FMT_MD, src, n);
+    for (size_t i = 0; e == CLB_OK && i < n; i++) { /* then the app ladders of each device */
+        const cJSON *dev;
+        cJSON_ArrayForEach(dev, rj_devices(src[i].doc))
+            clb_report_ladder(f, rj_arr(dev, "results"), rj_device_name(dev), 1);
+    }
+    return e == CLB_OK && ferror(f) ? CLB_ERR_IO : e;
 }

@@ -71,18 +71,24 @@ static clb_error once(void *state, double *seconds, clb_diag *d)
 }
 
 /* y must equal y0 + runs a x; each pass rounds once or twice (with or without fma). */
-static clb_error check(saxpy_state *s, const float *y, clb_diag *d)
+clb_error saxpy_check(float a, const float *x, const float *y0, const float *y, size_t n,
+                      uint64_t runs, clb_diag *d)
 {
-    double k = (double)s->runs, u = 0x1p-24;
-    for (size_t i = 0; i < s->n; i++) {
-        double ax = (double)s->a * s->x[i], want = s->y0[i] + k * ax;
-        double tol = 2 * k * u * (fabs(s->y0[i]) + (k + 1) * fabs(ax)) + 1e-30;
+    double k = (double)runs, u = 0x1p-24;
+    for (size_t i = 0; i < n; i++) {
+        double ax = (double)a * x[i], want = y0[i] + k * ax;
+        double tol = 2 * k * u * (fabs(y0[i]) + (k + 1) * fabs(ax)) + 1e-30;
         if (!(fabs(y[i] - want) <= tol))
             return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
                                 "y[%zu] = %.9g after %llu passes, expected %.9g (bound %.3g)", i,
-                                (double)y[i], (unsigned long long)s->runs, want, tol);
+                                (double)y[i], (unsigned long long)runs, want, tol);
     }
     return CLB_OK;
+}
+
+static clb_error check(saxpy_state *s, const float *y, clb_diag *d)
+{
+    return saxpy_check(s->a, s->x, s->y0, y, s->n, s->runs, d);
 }
 
 static clb_error validate(clb_ctx *c, void *state, clb_diag *d)
@@ -148,6 +154,21 @@ static clb_error sizes(const saxpy_state *s, size_t *n, size_t *count, clb_diag 
     return CLB_OK;
 }
 
+clb_error saxpy_device_sizes(clb_ctx *c, size_t *n, size_t *count, clb_diag *d)
+{
+    saxpy_state s = {.c = c, .kind = S_CL};
+    return sizes(&s, n, count, d);
+}
+
+void saxpy_fill(float *a, float *x, float *y0, size_t n, uint64_t *rng)
+{
+    *a = (float)(0.5 + 0.25 * app_uniform(rng));
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (float)app_uniform(rng);
+        y0[i] = (float)app_uniform(rng);
+    }
+}
+
 static clb_error alloc_host(saxpy_state *s, size_t nmax, clb_diag *d)
 {
     uint64_t rng = (uint64_t)(clb_now() * 1e9) | 1;
@@ -156,11 +177,7 @@ static clb_error alloc_host(saxpy_state *s, size_t nmax, clb_diag *d)
     s->y = malloc(nmax * sizeof(float));
     if (!s->x || !s->y0 || !s->y)
         return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory for %zu elements", nmax);
-    s->a = (float)(0.5 + 0.25 * app_uniform(&rng));
-    for (size_t i = 0; i < nmax; i++) {
-        s->x[i] = (float)app_uniform(&rng);
-        s->y0[i] = (float)app_uniform(&rng);
-    }
+    saxpy_fill(&s->a, s->x, s->y0, nmax, &rng);
     return CLB_OK;
 }
 
@@ -201,7 +218,7 @@ static clb_error point(saxpy_state *s, size_t n, double *x, unsigned cap, unsign
     return CLB_OK;
 }
 
-static cJSON *curve(const double *xs, const double *ys, size_t k)
+cJSON *saxpy_curve(const double *xs, const double *ys, size_t k)
 {
     cJSON *o = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(o, "points");
     cJSON_AddStringToObject(o, "x_name", "working set (x and y)");
@@ -236,7 +253,7 @@ static clb_error sweep(saxpy_state *s, const size_t *n, size_t k, double *sample
         xs[i] = 8.0 * (double)n[i];
         ys[i] = st.median;
     }
-    cJSON_AddItemToObject(s->c->res->params, "curve", curve(xs, ys, k));
+    cJSON_AddItemToObject(s->c->res->params, "curve", saxpy_curve(xs, ys, k));
     clb_param_num(s->c->res, "elements_per_s", ys[k - 1] * 1e9 / 12.0);
     clb_param_num(s->c->res, "n", (double)n[k - 1]);
     clb_param_num(s->c->res, "working_set_bytes", xs[k - 1]);

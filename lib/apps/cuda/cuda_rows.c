@@ -1,0 +1,236 @@
+/* app.saxpy.cuda, app.sgemm.cuda/.cublas, app.dgemm.cuda/.cublas: the CUDA twins of the OpenCL
+ * rows (docs/apps/cuda.md), run through the module libclbench_cuda.so on the NVIDIA device the
+ * OpenCL device is. Inputs from the apps' own generators, output through the apps' own
+ * validators, timed by cudaEvents around the kernels only. Elsewhere: unsupported, with why. */
+#include "../gemm/gemm.h"
+#include "../saxpy/saxpy.h"
+#include "cuda_twins.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TIMER "cudaEvent (kernel)"
+#define PCI_BUS_ID_NV 0x4008 /* cl_nv_device_attribute_query, not in the Khronos headers */
+#define PCI_SLOT_ID_NV 0x4009
+#define PCI_DOMAIN_ID_NV 0x400A
+
+static cl_uint nv_attr(cl_device_id id, cl_device_info what)
+{
+    cl_uint v = 0;
+    return clGetDeviceInfo(id, what, sizeof v, &v, NULL) == CL_SUCCESS ? v : 0xffffffffu;
+}
+
+/* Points the module at the OpenCL device's GPU: its PCI bus id from cl_nv_device_attribute_query
+ * (the slot packs device << 3 | function, as lib/device/nvml.c decodes it), else CUDA device 0.
+ * The environment is the module's only input besides the ABI; the worker process is this
+ * row's alone. */
+static void match_device(clb_ctx *c)
+{
+    cl_device_id id = clb_device_reference(c->dev)->device;
+    cl_uint bus = nv_attr(id, PCI_BUS_ID_NV), slot = nv_attr(id, PCI_SLOT_ID_NV),
+            dom = nv_attr(id, PCI_DOMAIN_ID_NV);
+    char busid[64];
+    if (bus == 0xffffffffu || slot == 0xffffffffu) {
+        unsetenv("CLBENCH_CUDA_PCI_BUS_ID");
+        clb_param_str(c->res, "cuda_device_match", "CUDA device 0 (the OpenCL device reports no PCI bus id)");
+        return;
+    }
+    snprintf(busid, sizeof busid, "%04x:%02x:%02x.%x", dom == 0xffffffffu ? 0 : dom, bus & 0xffu,
+             (slot >> 3) & 0xffu, slot & 7u);
+    setenv("CLBENCH_CUDA_PCI_BUS_ID", busid, 1);
+    clb_param_str(c->res, "cuda_device_match", "PCI bus id of the OpenCL device (CL_DEVICE_PCI_BUS_ID_NV)");
+    clb_param_str(c->res, "pci_bus_id", busid);
+}
+
+/* The module's table for an NVIDIA OpenCL device, or NULL with d set to unsupported. */
+static const clbcu_api *twin_api(clb_ctx *c, clb_diag *d)
+{
+    const clb_device_ref *r = clb_device_reference(c->dev);
+    char why[2048], name[512], err[512];
+    const clbcu_api *api = NULL;
+    clb_diag_clear(d);
+    if (!clb_contains_nocase(r->platform_name, "NVIDIA") || !(r->type & CL_DEVICE_TYPE_GPU))
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "CUDA twins run only on NVIDIA GPUs (this is %s on %s)",
+                 r->device_name, r->platform_name);
+    if (!(api = clb_cuda_api(why, sizeof why)))
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "%s", why);
+    match_device(c);
+    if (api->device_name(name, sizeof name, err, sizeof err) != 0) {
+        api = NULL;
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "no usable CUDA device: %s", err);
+    }
+    clb_param_str(c->res, "cuda_device", name);
+cleanup:
+    return api;
+}
+
+/* A twin's failure: unsupported when a library or the driver is missing, else an error. */
+static clb_error twin_failed(const char *err, clb_diag *d)
+{
+    int missing = strstr(err, "is not installed") || strstr(err, "cudaErrorNoDevice") ||
+                  strstr(err, "cudaErrorInsufficientDriver");
+    return clb_diag_set(d, missing ? CLB_ERR_UNSUPPORTED : CLB_ERR_CL, "CUDA twin: %s", err);
+}
+
+/* samples[i] = work / times[i] * factor; a run without measurable time is invalid_timing. */
+static clb_error rates(const double *t, unsigned n, double work, double factor, double *x, clb_diag *d)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (!(t[i] > 0))
+            return clb_diag_set(d, CLB_ERR_INVALID_TIMING, "a run took no measurable time (cudaEvent)");
+        x[i] = work / t[i] * factor;
+    }
+    return CLB_OK;
+}
+
+/* ---- SAXPY: the OpenCL rows' sizes, y updated in place reps + 1 times per size ---- */
+
+typedef struct sx_state {
+    float a, *x, *y0, *y;
+    size_t n;
+    unsigned reps;
+} sx_state;
+
+static clb_error sx_validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    sx_state *s = state;
+    if (app_inject_fault(c))
+        memset(s->y, 0xA5, s->n * sizeof *s->y);
+    return saxpy_check(s->a, s->x, s->y0, s->y, s->n, (uint64_t)s->reps + 1, d);
+}
+
+/* One size: the twin, then the check (the last size through clb_validate, --inject-fault). */
+static clb_error sx_point(clb_ctx *c, const clbcu_api *api, sx_state *s, int last, double *t, double *x)
+{
+    clb_diag *d = &c->diag;
+    char err[512];
+    memcpy(s->y, s->y0, s->n * sizeof *s->y);
+    if (api->saxpy(s->n, s->a, s->x, s->y, s->reps, t, err, sizeof err) != 0)
+        return twin_failed(err, d);
+    if (rates(t, s->reps, 12.0 * (double)s->n, 1e-9, x, d) != CLB_OK)
+        return d->err;
+    return last ? clb_validate(c, s, NULL, 0) : sx_validate(c, s, d);
+}
+
+static clb_error saxpy_cuda_run(clb_ctx *c, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    sx_state s = {.reps = clb_reps(c)};
+    size_t n[16], k = 0;
+    double *t = malloc(s.reps * sizeof *t), *x = malloc(s.reps * sizeof *x), xs[16], ys[16];
+    uint64_t rng = (uint64_t)(clb_now() * 1e9) | 1;
+    clb_stats st;
+    const clbcu_api *api = twin_api(c, d);
+    if (!api)
+        goto cleanup;
+    if (saxpy_device_sizes(c, n, &k, d) != CLB_OK)
+        goto cleanup;
+    s.x = malloc(n[k - 1] * sizeof(float));
+    s.y0 = malloc(n[k - 1] * sizeof(float));
+    s.y = malloc(n[k - 1] * sizeof(float));
+    if (!t || !x || !s.x || !s.y0 || !s.y)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    saxpy_fill(&s.a, s.x, s.y0, n[k - 1], &rng);
+    clb_param_str(res, "app", "saxpy");
+    clb_param_str(res, "variant", "cuda");
+    clb_param_str(res, "peer_row", "memory.triad");
+    clb_param_num(res, "bytes_per_element", 12);
+    for (size_t i = 0; i < k; i++) {
+        s.n = n[i];
+        if (sx_point(c, api, &s, i + 1 == k, t, x) != CLB_OK)
+            goto cleanup;
+        clb_stats_compute(x, s.reps, &st);
+        xs[i] = 8.0 * (double)n[i];
+        ys[i] = st.median;
+    }
+    cJSON_AddItemToObject(res->params, "curve", saxpy_curve(xs, ys, k));
+    clb_param_num(res, "n", (double)n[k - 1]);
+    clb_param_num(res, "working_set_bytes", xs[k - 1]);
+    clb_param_num(res, "reps_taken", s.reps);
+    if (clb_result_set_samples(res, x, s.reps, "GB/s", 1, TIMER) != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+cleanup:
+    free(t);
+    free(x);
+    free(s.x);
+    free(s.y0);
+    free(s.y);
+    return d->err;
+}
+
+/* ---- GEMM: the blocked rungs' and CLBlast's size, own kernel (variant 0) or cuBLAS (1) ---- */
+
+typedef struct gm_state {
+    gemm_mats m;
+    void *c;
+    uint64_t seed;
+} gm_state;
+
+static clb_error gm_validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    gm_state *s = state;
+    if (app_inject_fault(c))
+        memset(s->c, 0xA5, s->m.n * s->m.n * s->m.prec);
+    return gemm_check(&s->m, s->c, s->m.n, s->seed ^ 0x5bd1e995u, d);
+}
+
+static int gm_call(const clbcu_api *api, int variant, gm_state *s, unsigned reps, double *t, char *err,
+                   size_t len)
+{
+    if (s->m.prec == 4)
+        return api->sgemm(variant, s->m.n, s->m.a, s->m.b, s->c, reps, t, err, len);
+    return api->dgemm(variant, s->m.n, s->m.a, s->m.b, s->c, reps, t, err, len);
+}
+
+static clb_error gemm_twin_run(clb_ctx *c, size_t prec, int variant)
+{
+    clb_diag *d = &c->diag;
+    unsigned reps = clb_reps(c);
+    size_t n = app_size(c, "CLBENCH_GEMM_N", 100, 2000, prec == 4 ? 8192 : 4096);
+    gm_state s = {.seed = (uint64_t)(clb_now() * 1e9) | 1};
+    double *t = malloc(reps * sizeof *t), *x = malloc(reps * sizeof *x);
+    char err[512];
+    const clbcu_api *api = twin_api(c, d);
+    if (!api)
+        goto cleanup;
+    if (!t || !x || gemm_mats_init(&s.m, n, prec, s.seed, d) != CLB_OK || !(s.c = malloc(n * n * prec)))
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    clb_param_str(c->res, "app", prec == 4 ? "sgemm" : "dgemm");
+    clb_param_str(c->res, "variant", variant ? "cublas" : "cuda");
+    clb_param_num(c->res, "n", (double)n);
+    clb_param_str(c->res, "layout", "row-major, C = A B, square");
+    clb_param_str(c->res, "peer_row", prec == 4 ? "compute.fp32.fma" : "compute.fp64.fma");
+    clb_param_str(c->res, "kernel", variant ? "cuBLAS gemm (dlopen libcublas.so.13/.12), pedantic math, C^T = B^T A^T"
+                                            : "own: 128x128x8 (fp64 64x64x16) shared-memory tiles, 8x8 (4x4) per thread, double-buffered");
+    if (gm_call(api, variant, &s, reps, t, err, sizeof err) != 0) {
+        twin_failed(err, d);
+        goto cleanup;
+    }
+    if (rates(t, reps, 2.0 * (double)n * (double)n * (double)n, 1e-9, x, d) != CLB_OK ||
+        clb_validate(c, &s, NULL, 0) != CLB_OK)
+        goto cleanup;
+    clb_param_num(c->res, "reps_taken", reps);
+    if (clb_result_set_samples(c->res, x, reps, "GFLOP/s", 1, TIMER) != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+cleanup:
+    gemm_mats_free(&s.m);
+    free(s.c);
+    free(t);
+    free(x);
+    return d->err;
+}
+
+static clb_error sgemm_cuda_run(clb_ctx *c, clb_result *res) { (void)res; return gemm_twin_run(c, 4, 0); }
+static clb_error sgemm_cublas_run(clb_ctx *c, clb_result *res) { (void)res; return gemm_twin_run(c, 4, 1); }
+static clb_error dgemm_cuda_run(clb_ctx *c, clb_result *res) { (void)res; return gemm_twin_run(c, 8, 0); }
+static clb_error dgemm_cublas_run(clb_ctx *c, clb_result *res) { (void)res; return gemm_twin_run(c, 8, 1); }
+
+#define REQ CLB_REQ_APP
+const clb_bench clb_app_cuda_rows[] = {
+    {"app.saxpy.cuda", "app", "y = a x + y, CUDA twin, grid-stride kernel (GB/s; curve over the OpenCL rows' sizes)", REQ, saxpy_cuda_run, sx_validate, NULL},
+    {"app.sgemm.cuda", "app", "sgemm CUDA twin: shared-memory tiles, register blocking (GFLOP/s)", REQ, sgemm_cuda_run, gm_validate, NULL},
+    {"app.sgemm.cublas", "app", "sgemm through cuBLAS (dlopen), the CUDA reference (GFLOP/s)", REQ, sgemm_cublas_run, gm_validate, NULL},
+    {"app.dgemm.cuda", "app", "dgemm CUDA twin: shared-memory tiles, register blocking (GFLOP/s)", REQ | CLB_REQ_FP64, dgemm_cuda_run, gm_validate, NULL},
+    {"app.dgemm.cublas", "app", "dgemm through cuBLAS (dlopen), the CUDA reference (GFLOP/s)", REQ | CLB_REQ_FP64, dgemm_cublas_run, gm_validate, NULL},
+};
+const size_t clb_app_cuda_row_count = sizeof clb_app_cuda_rows / sizeof clb_app_cuda_rows[0];

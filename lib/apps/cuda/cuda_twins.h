@@ -1,0 +1,45 @@
+/* The CUDA twin ABI (fixed by the lead; docs/apps/cuda.md). CUDA twins live in a separately
+ * built and separately loaded module libclbench_cuda.so (the .cu files of lib/apps/cuda/), opened with dlopen
+ * at run time so clbench runs without CUDA. Plain C, no CUDA types. */
+#ifndef CLB_CUDA_TWINS_H
+#define CLB_CUDA_TWINS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLBCU_ABI_VERSION 1
+/* Every twin: untimed warm-up, then `reps` timed runs; times_s[reps] receives each run's kernel time in seconds
+ * (cudaEvent, kernels only, inputs already on the device); the result of the LAST run is copied back.
+ * Returns 0 on success, else nonzero with a reason in err (NUL-terminated, errlen bytes).
+ * saxpy updates y in place on the device, warm-up included: y_inout returns y0 + (reps + 1) a x.
+ * The module runs on the CUDA device whose PCI bus id is in the environment variable
+ * CLBENCH_CUDA_PCI_BUS_ID ("DDDD:BB:SS.0", cudaDeviceGetByPCIBusId), else on device 0. */
+typedef struct clbcu_api {
+    int abi_version;                              /* CLBCU_ABI_VERSION */
+    int (*device_name)(char *name, size_t len, char *err, size_t errlen);
+    int (*saxpy)(size_t n, float a, const float *x, float *y_inout, unsigned reps, double *times_s, char *err, size_t errlen);
+    /* C = A B, row-major n x n; variant 0 = own tiled kernel, 1 = cuBLAS (cuBLAS loaded by the module with dlopen;
+     * a missing cuBLAS returns nonzero with the reason) */
+    int (*sgemm)(int variant, size_t n, const float *a, const float *b, float *c, unsigned reps, double *times_s, char *err, size_t errlen);
+    int (*dgemm)(int variant, size_t n, const double *a, const double *b, double *c, unsigned reps, double *times_s, char *err, size_t errlen);
+    /* MonteCarloPi of seed 004: sample i uses seed 1987 ^ (i*27) and the seed's getRandom LCG; *inside = count */
+    int (*mcpi)(unsigned long long samples, unsigned reps, double *times_s, unsigned long long *inside, char *err, size_t errlen);
+    /* StringMatch: first occurrence (naive) of each of npat patterns of pat_len chars; pos[k] = index or -1 */
+    int (*strmatch)(const char *text, size_t text_len, const char *patterns /* npat*pat_len, concatenated */,
+                    size_t npat, size_t pat_len, unsigned reps, double *times_s, long long *pos, char *err, size_t errlen);
+} clbcu_api;
+/* The module exports exactly one symbol: */
+const clbcu_api *clbcu_get_api(void);
+
+/* The loader (cuda_load.c, in libclbench): finds the module (env CLBENCH_CUDA_MODULE, else next
+ * to the running executable, else the build and install directories), dlopens it and checks
+ * abi_version. NULL with the reason in why otherwise. The module stays loaded. */
+const clbcu_api *clb_cuda_api(char *why, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

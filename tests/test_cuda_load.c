@@ -1,0 +1,36 @@
+/* The CUDA twin module's loader (lib/apps/cuda/cuda_load.c) without a GPU: a module that is not
+ * there gives NULL and a reason naming it; where the module was built (argv[1]) it is found by
+ * the environment variable and by the build directory, with the ABI version clbench expects
+ * and every entry point. */
+#include "check.h"
+#include "cuda_twins.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void full_table(const clbcu_api *api)
+{
+    CHECK(api != NULL);
+    if (!api)
+        return;
+    CHECK(api->abi_version == CLBCU_ABI_VERSION);
+    CHECK(api->device_name && api->saxpy && api->sgemm && api->dgemm && api->mcpi && api->strmatch);
+}
+
+int main(int argc, char **argv)
+{
+    char why[4096];
+    setenv("CLBENCH_CUDA_MODULE", "/nonexistent/libclbench_cuda.so", 1);
+    CHECK(clb_cuda_api(why, sizeof why) == NULL);
+    CHECK(strstr(why, "/nonexistent/libclbench_cuda.so") != NULL);
+    CHECK(strstr(why, "not available") != NULL);
+    if (argc > 1 && argv[1][0]) {
+        setenv("CLBENCH_CUDA_MODULE", argv[1], 1);
+        full_table(clb_cuda_api(why, sizeof why));
+        unsetenv("CLBENCH_CUDA_MODULE");
+        full_table(clb_cuda_api(why, sizeof why)); /* the build directory */
+    }
+    printf("cuda_load: %d failure(s)%s\n", failures, argc > 1 && argv[1][0] ? "" : " (module not built: negative path only)");
+    return failures != 0;
+}
