@@ -1,8 +1,11 @@
-/* app.saxpy.cuda, app.sgemm.cuda/.cublas, app.dgemm.cuda/.cublas: the CUDA twins of the OpenCL
+/* app.saxpy.cuda, app.sgemm.cuda/.cublas, app.dgemm.cuda/.cublas, app.mcpi.cuda,
+ * app.strmatch.cuda: the CUDA twins of the OpenCL
  * rows (docs/apps/cuda.md), run through the module libclbench_cuda.so on the NVIDIA device the
  * OpenCL device is. Inputs from the apps' own generators, output through the apps' own
  * validators, timed by cudaEvents around the kernels only. Elsewhere: unsupported, with why. */
 #include "../gemm/gemm.h"
+#include "../mcpi/mcpi.h"
+#include "../strmatch/strmatch.h"
 #include "../saxpy/saxpy.h"
 #include "cuda_twins.h"
 
@@ -225,6 +228,111 @@ static clb_error sgemm_cublas_run(clb_ctx *c, clb_result *res) { (void)res; retu
 static clb_error dgemm_cuda_run(clb_ctx *c, clb_result *res) { (void)res; return gemm_twin_run(c, 8, 0); }
 static clb_error dgemm_cublas_run(clb_ctx *c, clb_result *res) { (void)res; return gemm_twin_run(c, 8, 1); }
 
+/* ---- MonteCarloPi and StringMatch (seed 004): the count and the positions must equal the
+ * host's (computed on every core; the tests hold it equal to the sequential loop) ---- */
+
+typedef struct tm_state {
+    uint64_t n, want, got;
+    strmatch_input in;
+    long long want_pos[STRMATCH_NPAT], got_pos[STRMATCH_NPAT];
+} tm_state;
+
+static clb_error mcpi_twin_validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    tm_state *s = state;
+    if (app_inject_fault(c))
+        s->got ^= 1;
+    return mcpi_check(s->n, s->want, s->got, d);
+}
+
+static clb_error strmatch_twin_validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    tm_state *s = state;
+    if (app_inject_fault(c))
+        s->got_pos[0] += 1;
+    return strmatch_check(&s->in, s->want_pos, s->got_pos, d);
+}
+
+/* Samples from the twin's per-run times, the check, the result (rate = work / t * 1e-9). */
+static clb_error twin_finish(clb_ctx *c, tm_state *s, const double *t, double *x, unsigned reps,
+                             double work, const char *unit)
+{
+    clb_diag *d = &c->diag;
+    if (rates(t, reps, work, 1e-9, x, d) != CLB_OK || clb_validate(c, s, NULL, 0) != CLB_OK)
+        return d->err;
+    clb_param_num(c->res, "reps_taken", reps);
+    if (clb_result_set_samples(c->res, x, reps, unit, 1, TIMER) != CLB_OK)
+        return clb_diag_set(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    return CLB_OK;
+}
+
+static clb_error mcpi_cuda_run(clb_ctx *c, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    unsigned reps = clb_reps(c);
+    tm_state s = {.n = mcpi_samples(c)};
+    double *t = malloc(reps * sizeof *t), *x = malloc(reps * sizeof *x);
+    char err[512];
+    const clbcu_api *api = twin_api(c, d);
+    if (!api)
+        goto cleanup;
+    if (!t || !x)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    if (mcpi_host_pthreads(s.n, app_host_threads(), &s.want, d) != CLB_OK)
+        goto cleanup;
+    clb_param_str(res, "app", "mcpi");
+    clb_param_str(res, "variant", "cuda");
+    clb_param_num(res, "n", (double)s.n);
+    clb_param_str(res, "kernel", "one sample per thread (seed 004 Fig. 3), block sums, one atomicAdd per block");
+    unsigned long long got = 0;
+    if (api->mcpi(s.n, reps, t, &got, err, sizeof err) != 0) {
+        twin_failed(err, d);
+        goto cleanup;
+    }
+    s.got = got;
+    clb_param_num(res, "inside", (double)s.got);
+    clb_param_num(res, "pi_estimate", mcpi_pi(s.n, s.got));
+    twin_finish(c, &s, t, x, reps, (double)s.n, "Gsamples/s");
+cleanup:
+    free(t);
+    free(x);
+    return d->err;
+}
+
+static clb_error strmatch_cuda_run(clb_ctx *c, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    unsigned reps = clb_reps(c);
+    tm_state s = {.n = 0};
+    double *t = malloc(reps * sizeof *t), *x = malloc(reps * sizeof *x);
+    char err[512];
+    const clbcu_api *api = twin_api(c, d);
+    if (!api)
+        goto cleanup;
+    if (!t || !x)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    if (strmatch_input_make(&s.in, strmatch_bytes(c), d) != CLB_OK ||
+        strmatch_host_pthreads(&s.in, app_host_threads(), s.want_pos, d) != CLB_OK)
+        goto cleanup;
+    clb_param_str(res, "app", "strmatch");
+    clb_param_str(res, "variant", "cuda");
+    clb_param_num(res, "n", (double)s.in.len);
+    clb_param_num(res, "text_bytes", (double)s.in.len);
+    clb_param_num(res, "patterns", (double)s.in.npat);
+    clb_param_str(res, "kernel", "text tile and pattern in shared memory, atomicMin of the first index (seed 004)");
+    if (api->strmatch(s.in.text, s.in.len, s.in.pats, s.in.npat, s.in.m, reps, t, s.got_pos, err,
+                      sizeof err) != 0) {
+        twin_failed(err, d);
+        goto cleanup;
+    }
+    twin_finish(c, &s, t, x, reps, (double)s.in.len * (double)s.in.npat, "GB/s");
+cleanup:
+    strmatch_input_free(&s.in);
+    free(t);
+    free(x);
+    return d->err;
+}
+
 #define REQ CLB_REQ_APP
 const clb_bench clb_app_cuda_rows[] = {
     {"app.saxpy.cuda", "app", "y = a x + y, CUDA twin, grid-stride kernel (GB/s; curve over the OpenCL rows' sizes)", REQ, saxpy_cuda_run, sx_validate, NULL},
@@ -232,5 +340,7 @@ const clb_bench clb_app_cuda_rows[] = {
     {"app.sgemm.cublas", "app", "sgemm through cuBLAS (dlopen), the CUDA reference (GFLOP/s)", REQ, sgemm_cublas_run, gm_validate, NULL},
     {"app.dgemm.cuda", "app", "dgemm CUDA twin: shared-memory tiles, register blocking (GFLOP/s)", REQ | CLB_REQ_FP64, dgemm_cuda_run, gm_validate, NULL},
     {"app.dgemm.cublas", "app", "dgemm through cuBLAS (dlopen), the CUDA reference (GFLOP/s)", REQ | CLB_REQ_FP64, dgemm_cublas_run, gm_validate, NULL},
+    {"app.mcpi.cuda", "app", "MonteCarloPi CUDA twin, one sample per thread as seed 004 (Gsamples/s)", REQ, mcpi_cuda_run, mcpi_twin_validate, NULL},
+    {"app.strmatch.cuda", "app", "StringMatch CUDA twin, shared-memory staging and atomicMin as seed 004 (GB/s of text x patterns)", REQ, strmatch_cuda_run, strmatch_twin_validate, NULL},
 };
 const size_t clb_app_cuda_row_count = sizeof clb_app_cuda_rows / sizeof clb_app_cuda_rows[0];
