@@ -394,6 +394,45 @@ void clb_tune_cache_put(cJSON *cache, const char *key, cJSON *entry); /* takes e
 void clb_tune_key(char *buf, size_t n, const char *app, const char *device, const char *driver,
                   double size);
 
+/* ------------------------------------------------------------------ recommend */
+
+/* Workload classes `clbench recommend` ranks devices for, each with one model from measured
+ * parameters (docs/decide.md). */
+typedef enum clb_workload_kind {
+    CLB_WORKLOAD_STREAM,   /* size: fp32 elements of a triad/SAXPY (12 bytes each) */
+    CLB_WORKLOAD_GEMM,     /* size: n of an n x n x n SGEMM */
+    CLB_WORKLOAD_STENCIL,  /* size: components of the Euler string stencil, 64 steps */
+    CLB_WORKLOAD_TRANSFER, /* size: bytes copied host -> device */
+    CLB_WORKLOAD_LATENCY,  /* size: dependent global-memory loads in one launch */
+    CLB_WORKLOAD_COUNT_
+} clb_workload_kind;
+const char *clb_workload_name(clb_workload_kind w); /* "stream", ... (static) */
+/* 1 when s names a workload class. */
+int clb_workload_parse(const char *s, clb_workload_kind *out);
+double clb_workload_default_size(clb_workload_kind w);
+/* The benchmark patterns whose results the model reads (static, NULL-terminated): what a quick
+ * measurement runs when no results file is given. */
+const char *const *clb_workload_rows(clb_workload_kind w);
+
+/* One device's predicted time for a workload, or why it is not ranked. */
+typedef struct clb_prediction {
+    int ranked;           /* 1: seconds is a prediction */
+    double seconds;
+    char model[200];      /* the formula */
+    char deciding[600];   /* the parameters used, with their values and rows */
+    char assumption[240]; /* an assumption the prediction rests on, "" when none */
+    char missing[240];    /* when not ranked: the rows that were not measured (ok) */
+} clb_prediction;
+/* Predicts from one device entry of a results document (docs/schema.md). data_on_host: the
+ * stream workload's inputs start on the host (transfers counted) instead of on the device. */
+void clb_predict(const cJSON *device_entry, clb_workload_kind w, double size, int data_on_host,
+                 clb_prediction *out);
+/* The suite's measured time for the same workload in the entry (app.saxpy.opencl, the best
+ * app.sgemm OpenCL rung, the best OpenCL app.euler.string.f32 row, transfer.h2d_pageable's
+ * curve), for checking the models; NaN when not measured. row gets the row used. */
+double clb_workload_measured(const cJSON *device_entry, clb_workload_kind w, double size, char *row,
+                             size_t row_n);
+
 /* ------------------------------------------------------------------ results document */
 
 #define CLB_SCHEMA_VERSION "1.0.0"
