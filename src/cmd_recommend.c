@@ -122,6 +122,23 @@ static void print_table(FILE *f, const cand *c, size_t n, clb_workload_kind w, c
     }
 }
 
+/* Where the suite measured the same workload on every ranked device: does its ranking agree? */
+static void print_check(FILE *f, const cand *c, size_t n)
+{
+    size_t ranked = 0, agree = 1, with = 0;
+    for (size_t i = 0; i < n && c[i].p.ranked; i++, ranked++)
+        with += isfinite(c[i].measured);
+    if (ranked < 2 || with < ranked) {
+        fprintf(f, "check: not possible (the suite's own time for this workload is missing on %zu of %zu ranked devices)\n",
+                ranked - with, ranked);
+        return;
+    }
+    for (size_t i = 1; i < ranked; i++)
+        agree &= c[i - 1].measured <= c[i].measured;
+    fprintf(f, "check: the suite's measured times rank the devices %s\n",
+            agree ? "the same way: agree" : "differently: DISAGREE");
+}
+
 int cmd_recommend(const cli_opts *o)
 {
     clb_workload_kind w;
@@ -141,6 +158,7 @@ int cmd_recommend(const cli_opts *o)
     if (rc == CLI_EXIT_OK) {
         qsort(c, n, sizeof *c, by_time);
         print_table(stderr, c, n, w, &q);
+        print_check(stderr, c, n);
         if (n == 0 || !c[0].p.ranked) {
             fprintf(stderr, "clbench: no device could be ranked for %s\n", clb_workload_name(w));
             rc = CLI_EXIT_NO_PLATFORM;
