@@ -433,6 +433,26 @@ void clb_predict(const cJSON *device_entry, clb_workload_kind w, double size, in
 double clb_workload_measured(const cJSON *device_entry, clb_workload_kind w, double size, char *row,
                              size_t row_n);
 
+/* ------------------------------------------------------------------ device database */
+
+/* The device database as data (docs/decide.md): the built-in entries (vendor figures with
+ * their sources; the physical-limit guard uses these) and the user's own file
+ * $XDG_CONFIG_HOME/clbench/devdb.json (~/.config when unset) of entries written by
+ * `clbench db add` from measured runs. An entry: {"key", "vendor", "name", "product",
+ * "origin": "builtin"|"user", "figures": {"fp32_gflops"|"fp64_gflops"|"dram_gbps"|"link_gbps":
+ * {"value", "origin": "vendor"|"measured", "source"}}, ...}. */
+/* Every built-in entry, in match order. Caller frees with cJSON_Delete. */
+cJSON *clb_devdb_json(void);
+/* Parses a user file {"version": 1, "entries": [...]} (untrusted input): NULL with
+ * CLB_ERR_USAGE and the reason in d when anything is malformed. Caller frees. */
+cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d);
+/* The user file's path, creating its directory when create; CLB_ERR_IO without HOME. */
+clb_error clb_devdb_user_path(char *buf, size_t n, int create, clb_diag *d);
+/* A user entry from one device entry of a results document: measured figures marked
+ * "measured" (compute.fp32.fma, compute.fp64.fma, memory.triad, transfer.h2d_pinned, each
+ * when ok). NULL with d filled when the device has no name or nothing was measured. Caller frees. */
+cJSON *clb_devdb_entry_from_results(const cJSON *device_entry, const char *file, clb_diag *d);
+
 /* ------------------------------------------------------------------ results document */
 
 #define CLB_SCHEMA_VERSION "1.0.0"
