@@ -128,7 +128,11 @@ static void print_check(FILE *f, const cand *c, size_t n)
     size_t ranked = 0, agree = 1, with = 0;
     for (size_t i = 0; i < n && c[i].p.ranked; i++, ranked++)
         with += isfinite(c[i].measured);
-    if (ranked < 2 || with < ranked) {
+    if (ranked < 2) {
+        fprintf(f, "check: not possible (it needs at least two ranked devices)\n");
+        return;
+    }
+    if (with < ranked) {
         fprintf(f, "check: not possible (the suite's own time for this workload is missing on %zu of %zu ranked devices)\n",
                 ranked - with, ranked);
         return;
