@@ -127,7 +127,7 @@ static void print_check(FILE *f, const cand *c, size_t n)
 {
     size_t ranked = 0, agree = 1, with = 0;
     for (size_t i = 0; i < n && c[i].p.ranked; i++, ranked++)
-        with += isfinite(c[i].measured);
+        with += isfinite(c[i].measured) ? 1u : 0u;
     if (ranked < 2) {
         fprintf(f, "check: not possible (it needs at least two ranked devices)\n");
         return;
