@@ -71,7 +71,7 @@ void cli_usage(FILE *f)
           "  recommend --workload stream|gemm|stencil|transfer|latency [--size N] [--from R.json]...\n"
           "            [--data-on host|device]  rank the devices by predicted time (table on stderr);\n"
           "                            stdout: the chosen device's selector P:D; exit 3 nothing rankable\n"
-          "  tune gemm [--size N] [--budget S]  search the tuned GEMM configurations again, print them\n"
+          "  tune gemm|euler [--size N] [--budget S]  search again (GEMM tiles, Euler honeycomb height)\n"
           "  db list|show NAME|match   the device database; db match: the selected device's entry\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
           "  -p, --platform P          platform index or name substring\n"

@@ -24,18 +24,20 @@ static int print_tuned(FILE *f, const cJSON *res)
 {
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(res, "params"), *c;
     const cJSON *table = cJSON_GetObjectItemCaseSensitive(p, "tune_table");
-    fprintf(f, "%s: %s, strategy %s, screened at n=%.0f; key '%s', cache %s\n", str_of(res, "name"),
-            str_of(res, "status"), str_of(p, "tune_strategy"), num_of(p, "tune_screen_n"), str_of(p, "tune_key"),
+    fprintf(f, "%s: %s, strategy %s, searched at n=%.0f; key '%s', cache %s\n", str_of(res, "name"),
+            str_of(res, "status"), str_of(p, "tune_strategy"),
+            isfinite(num_of(p, "tune_screen_n")) ? num_of(p, "tune_screen_n") : num_of(p, "n"), str_of(p, "tune_key"),
             str_of(p, "tune_cache"));
-    fprintf(f, "  %-44s %12s %10s  %s\n", "configuration", "median [s]", "GFLOP/s", "valid?");
+    fprintf(f, "  %-44s %12s %20s  %s\n", "configuration", "median [s]", "rate", "valid?");
     cJSON_ArrayForEach(c, table)
     {
         int ok = strcmp(str_of(c, "status"), "ok") == 0;
         if (ok)
-            fprintf(f, "  %-44s %12.4g %10.4g  yes%s\n", str_of(c, "config"), num_of(c, "median_s"),
-                    num_of(c, "gflops"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "winner")) ? "  <- winner" : "");
+            fprintf(f, "  %-44s %12.4g %9.4g %-10s  yes%s\n", str_of(c, "config"), num_of(c, "median_s"),
+                    num_of(c, "rate"), str_of(c, "rate_unit"),
+                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "winner")) ? "  <- winner" : "");
         else
-            fprintf(f, "  %-44s %12s %10s  no: %s (%s)\n", str_of(c, "config"), "-", "-", str_of(c, "status"),
+            fprintf(f, "  %-44s %12s %20s  no: %s (%s)\n", str_of(c, "config"), "-", "-", str_of(c, "status"),
                     str_of(c, "reason"));
     }
     if (strcmp(str_of(res, "status"), "ok") == 0)
@@ -46,12 +48,12 @@ static int print_tuned(FILE *f, const cJSON *res)
 }
 
 /* The size and budget reach the worker through the environment it inherits. */
-static void export_knobs(const cli_opts *o)
+static void export_knobs(const cli_opts *o, int euler)
 {
     char buf[64];
     if (o->size > 0) {
         snprintf(buf, sizeof buf, "%.0f", o->size);
-        setenv("CLBENCH_GEMM_N", buf, 1);
+        setenv(euler ? "CLBENCH_EULER_N" : "CLBENCH_GEMM_N", buf, 1);
     }
     if (o->tune_budget_s > 0) {
         snprintf(buf, sizeof buf, "%g", o->tune_budget_s);
@@ -61,21 +63,22 @@ static void export_knobs(const cli_opts *o)
 
 int cmd_tune(const cli_opts *o)
 {
-    static char *gemm[] = {"app.sgemm.tuned"};
-    if (o->npatterns != 1 || strcmp(o->patterns[0], "gemm") != 0) {
-        fprintf(stderr, "clbench: tune takes one app: gemm (Euler's tile geometry is not on the service yet)\n");
+    static char *gemm[] = {"app.sgemm.tuned"}, *euler[] = {"app.euler.string.f32.sweep_honeycomb"};
+    int is_euler = o->npatterns == 1 && strcmp(o->patterns[0], "euler") == 0;
+    if (o->npatterns != 1 || (!is_euler && strcmp(o->patterns[0], "gemm") != 0)) {
+        fprintf(stderr, "clbench: tune takes one app: gemm or euler\n");
         return CLI_EXIT_USAGE;
     }
     cli_opts q = *o;
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
     int failed = 0, found = 0;
-    q.patterns = gemm;
+    q.patterns = is_euler ? euler : gemm;
     q.npatterns = 1;
     q.quiet = 1;
     q.json = NULL;
     q.run.retune = 1;
-    export_knobs(o);
+    export_knobs(o, is_euler);
     int rc = cli_discover(&q, &inv, idx, &n);
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         const clb_device_ref *r = clb_inventory_at(inv, idx[i]);

@@ -195,3 +195,31 @@ clb_error clb_tune_search(const clb_tune_space *s, clb_tune_eval eval, void *use
     out->strategy = n <= (double)o->exhaustive_max ? "exhaustive" : "random+hill-climb";
     return n <= (double)o->exhaustive_max ? exhaustive(&x, d) : sample_and_climb(&x, total, d);
 }
+
+void clb_tune_table_params(clb_result *res, const clb_tune_run *run,
+                           void (*config)(const int *point, char *buf, size_t n), double work,
+                           double unit_factor, const char *rate_unit)
+{
+    cJSON *t = cJSON_CreateArray();
+    char buf[128];
+    for (size_t i = 0; t && i < run->ncands; i++) {
+        const clb_tune_cand *k = &run->cands[i];
+        cJSON *o = cJSON_CreateObject();
+        config(k->point, buf, sizeof buf);
+        cJSON_AddStringToObject(o, "config", buf);
+        cJSON_AddStringToObject(o, "status", clb_status_name(k->status));
+        if (k->status == CLB_STATUS_OK) {
+            clb_json_number(o, "median_s", k->seconds);
+            clb_json_number(o, "rate", work / k->seconds * unit_factor);
+            cJSON_AddStringToObject(o, "rate_unit", rate_unit);
+        } else {
+            cJSON_AddStringToObject(o, "reason", k->why);
+        }
+        cJSON_AddBoolToObject(o, "winner", (long)i == run->best);
+        cJSON_AddItemToArray(t, o);
+    }
+    clb_param_num(res, "tune_table", 0); /* creates params when absent */
+    cJSON_DeleteItemFromObjectCaseSensitive(res->params, "tune_table");
+    cJSON_AddItemToObject(res->params, "tune_table", t);
+    clb_param_str(res, "tune_strategy", run->strategy ? run->strategy : "none");
+}

@@ -109,38 +109,14 @@ static int plausible(const int *point, void *user)
     return w <= 4 * (t->pref ? t->pref : 1);
 }
 
-static const char *describe(const gemm_blk *b, char *buf, size_t n)
+static void describe(const int *point, char *buf, size_t n)
 {
+    const gemm_blk *b = &candidates[point[0]];
     if (b->family)
         snprintf(buf, n, "vectors rm=%u w=%u vn=%u", b->rm, b->w, b->vn);
     else
         snprintf(buf, n, "tiles %ux%ux%u wpt %ux%u vw=%u dbuf=%u", b->tsm, b->tsn, b->tsk, b->wptm,
                  b->wptn, b->vw, b->dbuf);
-    return buf;
-}
-
-/* params.tune_table: every candidate measured, for clbench tune. */
-static void table_params(clb_result *res, const clb_tune_run *run, size_t n)
-{
-    cJSON *t = cJSON_CreateArray();
-    char buf[96];
-    for (size_t i = 0; i < run->ncands; i++) {
-        const clb_tune_cand *k = &run->cands[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "config", describe(&candidates[k->point[0]], buf, sizeof buf));
-        cJSON_AddStringToObject(o, "status", clb_status_name(k->status));
-        if (k->status == CLB_STATUS_OK) {
-            clb_json_number(o, "median_s", k->seconds);
-            clb_json_number(o, "gflops", 2.0 * (double)n * (double)n * (double)n / k->seconds * 1e-9);
-        } else {
-            cJSON_AddStringToObject(o, "reason", k->why);
-        }
-        cJSON_AddBoolToObject(o, "winner", (long)i == run->best);
-        cJSON_AddItemToArray(t, o);
-    }
-    cJSON_DeleteItemFromObjectCaseSensitive(res->params, "tune_table");
-    cJSON_AddItemToObject(res->params, "tune_table", t);
-    clb_param_str(res, "tune_strategy", run->strategy ? run->strategy : "none");
 }
 
 static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n,
@@ -174,7 +150,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
         valid += run.cands[i].status == CLB_STATUS_OK;
     clb_param_num(c->res, "tune_candidates", (double)run.ncands);
     clb_param_num(c->res, "tune_valid", (double)valid);
-    table_params(c->res, &run, *n);
+    clb_tune_table_params(c->res, &run, describe, 2.0 * (double)*n * (double)*n * (double)*n, 1e-9, "GFLOP/s");
     if (run.best < 0)
         CLB_FAIL(&c->diag, CLB_ERR_UNSUPPORTED, "none of %zu tile configurations ran and passed the check", run.ncands);
     *best = candidates[run.cands[run.best].point[0]];
