@@ -73,6 +73,8 @@ typedef struct tune_state {
     const gemm_rung *r;
     const gemm_mats *m;
     cl_uint pref;
+    size_t prec, max_wg;
+    cl_ulong local_mem;
 } tune_state;
 
 /* The median of two timed launches after a warm-up (the screen keeps its former cost), then
@@ -100,13 +102,17 @@ static clb_status screen(const int *point, void *user, double *seconds, char *wh
     return status;
 }
 
-/* Vector widths above 4 x the device's preferred width are left out (GPUs prefer 1). */
+/* The constraint: vector widths above 4 x the device's preferred width are left out (GPUs
+ * prefer 1); local tiles (family 0) must fit local memory (NBUF x TSK x (TSM + TSN) elements)
+ * and their work-group (TSM/WPTM x TSN/WPTN) the device's maximum. */
 static int plausible(const int *point, void *user)
 {
     const tune_state *t = user;
     const gemm_blk *b = &candidates[point[0]];
     unsigned w = b->family ? b->w : b->vw;
-    return w <= 4 * (t->pref ? t->pref : 1);
+    size_t local = (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + b->tsn) * t->prec;
+    size_t wg = b->family ? 1 : (size_t)(b->tsm / b->wptm) * (b->tsn / b->wptn);
+    return w <= 4 * (t->pref ? t->pref : 1) && (b->family || (local <= t->local_mem && wg <= t->max_wg));
 }
 
 static void describe(const int *point, char *buf, size_t n)
@@ -124,7 +130,8 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
-    tune_state t = {c, r, &m, 1};
+    tune_state t = {c, r, &m, 1, prec, 0, 0};
+    cl_device_id dev = clb_device_reference(c->dev)->device;
     static const int index[NCAND] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
                                      11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
     const clb_tune_dim dim = {"candidate", index, NCAND};
@@ -139,10 +146,11 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
     *best_gflops = 0;
-    CLB_CL(&c->diag, clGetDeviceInfo(clb_device_reference(c->dev)->device,
-                                     prec == 4 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
-                                               : CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+    CLB_CL(&c->diag, clGetDeviceInfo(dev, prec == 4 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
+                                                    : CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
                                      sizeof t.pref, &t.pref, NULL));
+    CLB_CL(&c->diag, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof t.local_mem, &t.local_mem, NULL));
+    CLB_CL(&c->diag, clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof t.max_wg, &t.max_wg, NULL));
     if (gemm_mats_init(&m, *n, prec, (uint64_t)(clb_now() * 1e9) | 1, &c->diag) != CLB_OK ||
         clb_tune_search(&space, screen, &t, &o, &run, &c->diag) != CLB_OK)
         goto cleanup;
