@@ -36,7 +36,7 @@ static clb_status sum_blocked(const int *point, void *user, double *seconds, cha
         if (r >= 0)
             t[r] = now() - t0;
     }
-    if (clb_stats_compute(t, 5, &st) != CLB_OK)
+    if (!(sink >= 0) || clb_stats_compute(t, 5, &st) != CLB_OK) /* reads sink: the sums are kept */
         return CLB_STATUS_ERROR;
     *seconds = st.median;
     return CLB_STATUS_OK;
