@@ -326,6 +326,137 @@ void clb_apps_annotate(cJSON *results);
  * sequential, over the previous rung, % of peak (or of the triad); "-" where the annotation
  * added nothing. Plain text, or Markdown tables when markdown. Nothing without app rows. */
 void clb_report_ladder(FILE *f, const cJSON *results, const char *device, int markdown);
+/* ------------------------------------------------------------------ tuning service */
+
+/* A kernel's parameter space: named integer dimensions with their allowed values and a
+ * constraint (local memory, work-group limits, vector width) that rejects points the device
+ * cannot run. Searched on a device by clb_tune_search (docs/decide.md). */
+#define CLB_TUNE_MAX_DIMS 8
+typedef struct clb_tune_dim {
+    const char *name;
+    const int *values;
+    size_t count;
+} clb_tune_dim;
+
+typedef struct clb_tune_space {
+    const clb_tune_dim *dims;
+    size_t ndims; /* 1 .. CLB_TUNE_MAX_DIMS */
+    /* 1 when the point (one value per dimension) may run; NULL: every point may. */
+    int (*allowed)(const int *point, void *user);
+    void *user;
+} clb_tune_space;
+
+/* Measures one point on the device: *seconds = the median of its timed repetitions after
+ * warm-up (runner statistics). Returns CLB_STATUS_OK, or the status of a point that could not
+ * run or failed its check, with the reason in why. */
+typedef clb_status (*clb_tune_eval)(const int *point, void *user, double *seconds, char *why,
+                                    size_t why_n);
+
+typedef struct clb_tune_opts {
+    size_t exhaustive_max; /* spaces with at most this many allowed points are searched whole (64) */
+    double budget_s;       /* larger spaces: random sampling, then hill-climbing, until spent (30) */
+    size_t max_evals;      /* 0: no limit on the number of points measured */
+    uint64_t seed;         /* random sampling (fixed default: searches are reproducible) */
+} clb_tune_opts;
+void clb_tune_opts_default(clb_tune_opts *o);
+
+typedef struct clb_tune_cand {
+    int point[CLB_TUNE_MAX_DIMS];
+    clb_status status;
+    double seconds; /* median time; meaningful only when status is ok */
+    char why[160];  /* the reason when status is not ok */
+} clb_tune_cand;
+
+typedef struct clb_tune_run {
+    clb_tune_cand *cands; /* in the order measured; freed by clb_tune_run_free */
+    size_t ncands;
+    size_t allowed;       /* allowed points (0 when too many to count: then ~total) */
+    long best;            /* index of the fastest ok candidate, -1 when none is ok */
+    const char *strategy; /* "exhaustive" or "random+hill-climb" (static) */
+} clb_tune_run;
+
+/* Searches s with eval; exhaustive when it has at most o->exhaustive_max allowed points, else
+ * random sampling + hill-climbing (one index step per dimension) under o->budget_s. A space
+ * without allowed points gives CLB_ERR_UNSUPPORTED; out->best is -1 when no point was ok. */
+clb_error clb_tune_search(const clb_tune_space *s, clb_tune_eval eval, void *user,
+                          const clb_tune_opts *o, clb_tune_run *out, clb_diag *d);
+void clb_tune_run_free(clb_tune_run *r);
+
+/* The winners' cache: {"version": 2, "entries": {KEY: {...}}} in
+ * $XDG_CACHE_HOME/clbench/tune.json (~/.cache when unset). KEY = app | device | driver | size
+ * class (clb_tune_key). The file is untrusted input: clb_tune_cache_parse checks it whole and
+ * returns NULL (CLB_ERR_USAGE, reason in d) on anything malformed. Caller frees with cJSON_Delete. */
+cJSON *clb_tune_cache_parse(const char *buf, size_t len, clb_diag *d);
+/* The cache path, creating its directories; CLB_ERR_IO when neither variable is set. */
+clb_error clb_tune_cache_path(char *buf, size_t n, clb_diag *d);
+/* A missing file is an empty cache; a malformed one too, with the reason in d (CLB_ERR_USAGE). */
+cJSON *clb_tune_cache_load(const char *path, clb_diag *d);
+/* Written whole or not at all (clb_output). */
+clb_error clb_tune_cache_store(const char *path, const cJSON *cache, clb_diag *d);
+const cJSON *clb_tune_cache_get(const cJSON *cache, const char *key); /* borrowed, or NULL */
+void clb_tune_cache_put(cJSON *cache, const char *key, cJSON *entry); /* takes entry */
+/* "app | device | driver | n~2^K": problems within a factor of 2 share a winner. */
+void clb_tune_key(char *buf, size_t n, const char *app, const char *device, const char *driver,
+                  double size);
+
+/* ------------------------------------------------------------------ recommend */
+
+/* Workload classes `clbench recommend` ranks devices for, each with one model from measured
+ * parameters (docs/decide.md). */
+typedef enum clb_workload_kind {
+    CLB_WORKLOAD_STREAM,   /* size: fp32 elements of a triad/SAXPY (12 bytes each) */
+    CLB_WORKLOAD_GEMM,     /* size: n of an n x n x n SGEMM */
+    CLB_WORKLOAD_STENCIL,  /* size: components of the Euler string stencil, 64 steps */
+    CLB_WORKLOAD_TRANSFER, /* size: bytes copied host -> device */
+    CLB_WORKLOAD_LATENCY,  /* size: dependent global-memory loads in one launch */
+    CLB_WORKLOAD_COUNT_
+} clb_workload_kind;
+const char *clb_workload_name(clb_workload_kind w); /* "stream", ... (static) */
+/* 1 when s names a workload class. */
+int clb_workload_parse(const char *s, clb_workload_kind *out);
+double clb_workload_default_size(clb_workload_kind w);
+/* The benchmark patterns whose results the model reads (static, NULL-terminated): what a quick
+ * measurement runs when no results file is given. */
+const char *const *clb_workload_rows(clb_workload_kind w);
+
+/* One device's predicted time for a workload, or why it is not ranked. */
+typedef struct clb_prediction {
+    int ranked;           /* 1: seconds is a prediction */
+    double seconds;
+    char model[200];      /* the formula */
+    char deciding[600];   /* the parameters used, with their values and rows */
+    char assumption[240]; /* an assumption the prediction rests on, "" when none */
+    char missing[240];    /* when not ranked: the rows that were not measured (ok) */
+} clb_prediction;
+/* Predicts from one device entry of a results document (docs/schema.md). data_on_host: the
+ * stream workload's inputs start on the host (transfers counted) instead of on the device. */
+void clb_predict(const cJSON *device_entry, clb_workload_kind w, double size, int data_on_host,
+                 clb_prediction *out);
+/* The suite's measured time for the same workload in the entry (app.saxpy.opencl, the best
+ * app.sgemm OpenCL rung, the best OpenCL app.euler.string.f32 row, transfer.h2d_pageable's
+ * curve), for checking the models; NaN when not measured. row gets the row used. */
+double clb_workload_measured(const cJSON *device_entry, clb_workload_kind w, double size, char *row,
+                             size_t row_n);
+
+/* ------------------------------------------------------------------ device database */
+
+/* The device database as data (docs/decide.md): the built-in entries (vendor figures with
+ * their sources; the physical-limit guard uses these) and the user's own file
+ * $XDG_CONFIG_HOME/clbench/devdb.json (~/.config when unset) of entries written by
+ * `clbench db add` from measured runs. An entry: {"key", "vendor", "name", "product",
+ * "origin": "builtin"|"user", "figures": {"fp32_gflops"|"fp64_gflops"|"dram_gbps"|"link_gbps":
+ * {"value", "origin": "vendor"|"measured", "source"}}, ...}. */
+/* Every built-in entry, in match order. Caller frees with cJSON_Delete. */
+cJSON *clb_devdb_json(void);
+/* Parses a user file {"version": 1, "entries": [...]} (untrusted input): NULL with
+ * CLB_ERR_USAGE and the reason in d when anything is malformed. Caller frees. */
+cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d);
+/* The user file's path, creating its directory when create; CLB_ERR_IO without HOME. */
+clb_error clb_devdb_user_path(char *buf, size_t n, int create, clb_diag *d);
+/* A user entry from one device entry of a results document: measured figures marked
+ * "measured" (compute.fp32.fma, compute.fp64.fma, memory.triad, transfer.h2d_pinned, each
+ * when ok). NULL with d filled when the device has no name or nothing was measured. Caller frees. */
+cJSON *clb_devdb_entry_from_results(const cJSON *device_entry, const char *file, clb_diag *d);
 
 /* ------------------------------------------------------------------ results document */
 

@@ -12,7 +12,8 @@
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
-       OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY };
+       OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
+       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -40,6 +41,9 @@ static const struct option long_opts[] = {
     {"variant", required_argument, NULL, OPT_VARIANT},
     {"reference", required_argument, NULL, OPT_REFERENCE},
     {"sequential-only", no_argument, NULL, OPT_SEQ_ONLY},
+    {"workload", required_argument, NULL, OPT_WORKLOAD}, {"size", required_argument, NULL, OPT_SIZE},
+    {"from", required_argument, NULL, OPT_FROM},         {"data-on", required_argument, NULL, OPT_DATA_ON},
+    {"budget", required_argument, NULL, OPT_BUDGET_S},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -76,6 +80,11 @@ void cli_usage(FILE *f)
           "  fleet-check RESULTS.json... [--threshold 5%]\n"
           "                            flag devices slower than their identical peers; exit 0 none, 1 flagged\n"
           "                            (--max-spread 3%: results noisier than this are not judged)\n"
+          "  recommend --workload stream|gemm|stencil|transfer|latency [--size N] [--from R.json]...\n"
+          "            [--data-on host|device]  rank the devices by predicted time (table on stderr);\n"
+          "                            stdout: the chosen device's selector P:D; exit 3 nothing rankable\n"
+          "  tune gemm|euler [--size N] [--budget S]  search again (GEMM tiles, Euler honeycomb height)\n"
+          "  db list|show NAME|match   the device database; db match: the selected device's entry\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
           "  -p, --platform P          platform index or name substring\n"
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
@@ -192,6 +201,27 @@ static int apply(int c, const char *arg, cli_opts *o)
             return rc;
         break;
     }
+    case OPT_WORKLOAD: o->workload = arg; break;
+    case OPT_SIZE:
+        if (!parse_double(arg, 1, 1e15, &v) || v != floor(v))
+            return bad_value("--size", arg, "an integer from 1 to 1e15");
+        o->size = v;
+        break;
+    case OPT_FROM:
+        if (o->nfrom >= (int)(sizeof o->from / sizeof o->from[0]))
+            return bad_value("--from", arg, "at most 16 files");
+        o->from[o->nfrom++] = arg;
+        break;
+    case OPT_DATA_ON:
+        if (strcmp(arg, "host") != 0 && strcmp(arg, "device") != 0)
+            return bad_value("--data-on", arg, "host or device");
+        o->data_on_host = strcmp(arg, "host") == 0;
+        break;
+    case OPT_BUDGET_S:
+        if (!parse_double(arg, 0.1, 86400, &v))
+            return bad_value("--budget", arg, "seconds from 0.1 to 86400");
+        o->tune_budget_s = v;
+        break;
     case OPT_VERSION: printf("clbench %s (schema %s)\n", CLB_VERSION, CLB_SCHEMA_VERSION); return -1;
     case 'h': cli_usage(stdout); return -1;
     default: cli_usage(stderr); return CLI_EXIT_USAGE;
@@ -203,7 +233,8 @@ static int known_command(const char *s)
 {
     return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0 ||
            strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0 ||
-           strcmp(s, "fleet-check") == 0 || strcmp(s, "suite") == 0;
+           strcmp(s, "fleet-check") == 0 || strcmp(s, "suite") == 0 || strcmp(s, "recommend") == 0 ||
+           strcmp(s, "tune") == 0 || strcmp(s, "db") == 0;
 }
 
 /* 1 when a and b name the same file: the same path, or the same existing inode. */
@@ -273,7 +304,8 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     o->npatterns = argc - optind;
     int takes_args = strcmp(o->command, "run") == 0 || strcmp(o->command, "__worker") == 0 ||
                      strcmp(o->command, "report") == 0 || strcmp(o->command, "fleet-check") == 0 ||
-                     strcmp(o->command, "compare") == 0;
+                     strcmp(o->command, "compare") == 0 || strcmp(o->command, "tune") == 0 ||
+                     strcmp(o->command, "db") == 0;
     if (o->npatterns > 0 && !takes_args) {
         fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);
         return CLI_EXIT_USAGE;

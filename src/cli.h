@@ -39,6 +39,12 @@ typedef struct cli_opts {
     int sequential_only;       /* --sequential-only: the reference rows (peers/suite_reference.sh) */
     char **patterns;      /* borrowed from argv */
     int npatterns;
+    const char *workload; /* recommend --workload */
+    double size;          /* recommend, tune --size (0: the workload's default) */
+    const char *from[16]; /* recommend --from (repeatable), db add --from */
+    int nfrom;
+    int data_on_host;     /* recommend --data-on host */
+    double tune_budget_s; /* tune --budget (0: the app's default) */
     int argc;             /* the whole command line, for provenance */
     char **argv;
 } cli_opts;
@@ -94,6 +100,10 @@ int cmd_compare(const cli_opts *o);
 int cmd_suite(const cli_opts *o);
 /* src/cmd_fleet.c: fleet-check. */
 int cmd_fleet_check(const cli_opts *o);
+/* src/cmd_recommend.c, src/cmd_tune.c, src/cmd_db.c: recommend, tune, db (docs/decide.md). */
+int cmd_recommend(const cli_opts *o);
+int cmd_tune(const cli_opts *o);
+int cmd_db(const cli_opts *o);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 

@@ -22,6 +22,9 @@ int main(int argc, char **argv)
              : strcmp(o.command, "__worker") == 0 ? cmd_worker(&o)
              : strcmp(o.command, "fleet-check") == 0 ? cmd_fleet_check(&o)
              : strcmp(o.command, "suite") == 0 ? cmd_suite(&o)
+             : strcmp(o.command, "recommend") == 0 ? cmd_recommend(&o)
+             : strcmp(o.command, "tune") == 0 ? cmd_tune(&o)
+             : strcmp(o.command, "db") == 0 ? cmd_db(&o)
                                                  : cmd_run(&o);
     free(typed);
     return rc < 0 ? CLI_EXIT_OK : rc;

@@ -51,7 +51,7 @@ for want in search cache search; do
     [ "$got" = "ok $want" ] || { echo "FAIL: tuned run gave '$got', want 'ok $want'"; fails=$((fails+1)); }
     seen=yes
 done
-grep -q '"screen_gflops"' "$tmp/cache/clbench/gemm_tuned.json" || { echo "FAIL: no cache file"; fails=$((fails+1)); }
+grep -q '"screen_gflops"' "$tmp/cache/clbench/tune.json" || { echo "FAIL: no cache file"; fails=$((fails+1)); }
 "$bin" run --list | awk '{print $1}' | grep -qx app.sgemm.tuned || { echo "FAIL: --list lacks app.sgemm.tuned"; fails=$((fails+1)); }
 echo "cli_apps: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -109,6 +109,13 @@ void clb_param_str(clb_result *res, const char *key, const char *s);
 /* Adds a number to a cJSON object, as null when it is not finite (JSON has no NaN/Inf). */
 cJSON *clb_json_number(cJSON *obj, const char *key, double v);
 
+/* params.tune_table of a tuning search (lib/core/tune.c): per candidate {config, status,
+ * median_s, rate = work / median_s x unit_factor, rate_unit | reason, winner}, and
+ * params.tune_strategy; config names a point. */
+void clb_tune_table_params(clb_result *res, const clb_tune_run *run,
+                           void (*config)(const int *point, char *buf, size_t n), double work,
+                           double unit_factor, const char *rate_unit);
+
 /* Every group's registry rows (lib/bench/groups.h names the groups). */
 #define CLB_GROUP(g) extern const clb_bench clb_##g##_rows[]; extern const size_t clb_##g##_row_count;
 #include "bench/groups.h"

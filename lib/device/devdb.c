@@ -1,4 +1,4 @@
-/* Physical limits of a device: the database rows (lib/device/devdb_table.c), the derived figures
+/* Physical limits of a device: the database rows (data/devdb.json via devdb_table.c), the derived figures
  * for devices without a row, and the theoretical arithmetic peak compute.* reports.
  *
  * peak [GOP/s] = compute units x lanes per unit x ops per lane per clock x clock [GHz]
@@ -187,7 +187,7 @@ static void gpu_fp(clb_device *dev, unsigned precision, clb_limit *lim)
     char name[256];
     const clb_devdb_row *r = clb_devdb_match(dev, name, sizeof name);
     if (!r) {
-        snprintf(lim->source, sizeof lim->source, "device '%s' is not in the database (lib/device/devdb_table.c)", name);
+        snprintf(lim->source, sizeof lim->source, "device '%s' is not in the database (data/devdb.json)", name);
         return;
     }
     unsigned cus = device_uint(dev, CL_DEVICE_MAX_COMPUTE_UNITS), lanes = precision == 64 ? r->fp64_lanes : r->fp32_lanes;
@@ -281,7 +281,7 @@ void clb_devdb_derived(cJSON *o, clb_device *dev)
         snprintf(how, sizeof how, "'%s' matched row %s: %s (%s)", name, r->key, r->product,
                  r->units ? "datasheet figures" : "architecture lanes only, figures derived");
     else
-        snprintf(how, sizeof how, "'%s' matches no row of lib/device/devdb_table.c%s", name,
+        snprintf(how, sizeof how, "'%s' matches no entry of data/devdb.json%s", name,
                  clb_device_reference(dev)->type & CL_DEVICE_TYPE_CPU ? " (CPU: limits derived from the host CPU)" : "");
     if (r)
         cJSON_AddStringToObject(e, "value", r->key);

@@ -1,4 +1,4 @@
-/* Device database of physical limits (lib/device/devdb_table.c, sources in docs/limits.md) and the
+/* Device database of physical limits (data/devdb.json, read by devdb_table.c; sources in docs/limits.md) and the
  * theoretical arithmetic peak (lib/device/devdb.c documents the formulas). */
 #ifndef CLB_DEVDB_H
 #define CLB_DEVDB_H

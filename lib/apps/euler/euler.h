@@ -137,6 +137,9 @@ clb_error eu_check_output(clb_ctx *c, eu_state *s);
 void eu_state_free(eu_state *s);
 /* Headline-independent params: problem, sizes, per-update bytes/flops, rate, error. */
 void eu_record(clb_result *res, const eu_state *s, double ns);
+/* The honeycomb row's tile height from the tuning cache (written by sweep_honeycomb), 0 when
+ * none (or --retune, --quick): then the seed's rule. Records tune_key and tune_source. */
+size_t eu_cached_tile_steps(clb_ctx *c, const eu_state *s);
 /* The sweep rows (euler_sweep.c): curves in params, headline the best point. */
 clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res);
 

@@ -210,7 +210,8 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
         goto cleanup;
     }
     if (!is_host(s.row->kind) &&
-        eu_cl_setup(c, &s, env_size("CLBENCH_EULER_LOCAL", 0), env_size("CLBENCH_EULER_GROUPS", 0), 0) != CLB_OK)
+        eu_cl_setup(c, &s, env_size("CLBENCH_EULER_LOCAL", 0), env_size("CLBENCH_EULER_GROUPS", 0),
+                    s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s) : 0) != CLB_OK)
         goto cleanup;
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;

@@ -133,16 +133,131 @@ static clb_error sweep_local(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
     return series(c, p, EU_DIA_ROW, 1, ls, 7, curves, b);
 }
 
-/* Honeycomb steps 1, 2, 4, ... up to the diamond (dia_blocks / 2) or the run's step count. */
+/* ---- the honeycomb's tile height on the tuning service (lib/core/tune.c) ---- */
+
+typedef struct hc_tune {
+    clb_ctx *c;
+    eu_state *p, *s;
+    cJSON *pts;
+    best *b;
+} hc_tune;
+
+/* One honeycomb height: measured and validated by point() (which adds it to the curve); the
+ * service gets its median. */
+static clb_status hc_eval(const int *point_v, void *user, double *seconds, char *why, size_t n)
+{
+    hc_tune *t = user;
+    int before = cJSON_GetArraySize(t->pts);
+    clb_status st = CLB_STATUS_OK;
+    if (point(t->c, t->s, 0, 0, (size_t)point_v[0], point_v[0], t->pts, t->b, &t->p->err) != CLB_OK ||
+        cJSON_GetArraySize(t->pts) == before) {
+        st = t->c->diag.err ? clb_status_from_error(t->c->diag.err) : CLB_STATUS_UNSUPPORTED;
+        clb_diag_format(&t->c->diag, why, n);
+        clb_diag_clear(&t->c->diag);
+        return st;
+    }
+    *seconds = cJSON_GetArrayItem(cJSON_GetArrayItem(t->pts, before), 1)->valuedouble * 1e-9;
+    return st;
+}
+
+static clb_error error_of(clb_status st)
+{
+    return st == CLB_STATUS_INVALID_RESULT   ? CLB_ERR_INVALID_RESULT
+           : st == CLB_STATUS_INVALID_TIMING ? CLB_ERR_INVALID_TIMING
+           : st == CLB_STATUS_BUILD_FAILED   ? CLB_ERR_BUILD
+           : st == CLB_STATUS_UNSUPPORTED    ? CLB_ERR_UNSUPPORTED
+                                             : CLB_ERR_CL;
+}
+
+static void hc_config(const int *point_v, char *buf, size_t n)
+{
+    snprintf(buf, n, "tile_steps=%d", point_v[0]);
+}
+
+/* The cache key of the honeycomb height: problem, precision, device, driver, size class. */
+static clb_error hc_key(clb_ctx *c, const eu_state *s, char *key, size_t n)
+{
+    clb_diag *d = &c->diag;
+    const clb_device_ref *ref = clb_device_reference(c->dev);
+    char driver[128] = "", app[64];
+    CLB_CL(d, clGetDeviceInfo(ref->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL));
+    snprintf(app, sizeof app, "euler.honeycomb.%s.%s", s->o.prob == EU_STRING ? "string" : "bruss2d",
+             s->row->fp64 ? "f64" : "f32");
+    clb_tune_key(key, n, app, ref->device_name, driver, (double)s->o.n);
+cleanup:
+    return d->err;
+}
+
+/* Stores the winner's height (not under --quick: its sizes are not the row's). */
+static void hc_store(clb_ctx *c, const eu_state *s, int hs, double ns)
+{
+    char path[4096], key[512];
+    clb_diag d;
+    if (c->opts->quick || hc_key(c, s, key, sizeof key) != CLB_OK ||
+        clb_tune_cache_path(path, sizeof path, &d) != CLB_OK)
+        return;
+    cJSON *cache = clb_tune_cache_load(path, &d), *e = cJSON_CreateObject();
+    cJSON_AddNumberToObject(e, "tile_steps", hs);
+    clb_json_number(e, "ns_per_component_step", ns);
+    clb_tune_cache_put(cache, key, e);
+    if (clb_tune_cache_store(path, cache, &d) != CLB_OK)
+        clb_param_str(c->res, "tune_cache_problem", d.msg);
+    clb_param_str(c->res, "tune_key", key);
+    clb_param_str(c->res, "tune_cache", path);
+    clb_param_str(c->res, "tune_source", "search");
+    cJSON_Delete(cache);
+}
+
+size_t eu_cached_tile_steps(clb_ctx *c, const eu_state *s)
+{
+    char path[4096], key[512];
+    clb_diag d;
+    size_t hs = 0;
+    if (hc_key(c, s, key, sizeof key) != CLB_OK) {
+        clb_diag_clear(&c->diag);
+        return 0;
+    }
+    if (!c->opts->retune && !c->opts->quick && clb_tune_cache_path(path, sizeof path, &d) == CLB_OK) {
+        cJSON *cache = clb_tune_cache_load(path, &d);
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(clb_tune_cache_get(cache, key), "tile_steps");
+        hs = cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= 1e6 ? (size_t)v->valuedouble : 0;
+        cJSON_Delete(cache);
+    }
+    clb_param_str(c->res, "tune_key", key);
+    clb_param_str(c->res, "tune_source", hs ? "cache" : "rule (dia_blocks x 2 / 25)");
+    return hs;
+}
+
+/* Honeycomb steps 1, 2, 4, ... up to the diamond (dia_blocks / 2) or the run's step count: a
+ * space searched whole by the tuning service; every height is a point of the curve, the
+ * winner goes to the cache for the honeycomb row. */
 static clb_error sweep_honeycomb(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
 {
     eu_row row;
     eu_state s;
-    cJSON *pts = new_curve(curves, "honeycomb steps (tile half-height)", "honeycomb (korrStrat)");
+    int vals[32];
+    size_t nv = 0;
+    clb_tune_run run = {0};
+    clb_tune_opts o;
+    hc_tune t = {c, p, &s, new_curve(curves, "honeycomb steps (tile half-height)", "honeycomb (korrStrat)"), b};
     clb_error e = open_variant(c, p, &row, EU_HONEYCOMB, &s);
     size_t top = s.geom.dia_blocks / 2 < p->steps ? s.geom.dia_blocks / 2 : p->steps;
-    for (size_t hs = 1; e == CLB_OK && hs <= top; hs *= 2)
-        e = point(c, &s, 0, 0, hs, (double)hs, pts, b, &p->err);
+    for (size_t hs = 1; hs <= top && nv < 32; hs *= 2)
+        vals[nv++] = (int)hs;
+    const clb_tune_dim dim = {"tile_steps", vals, nv};
+    const clb_tune_space space = {&dim, 1, NULL, NULL};
+    clb_tune_opts_default(&o);
+    o.budget_s = 0; /* at most 32 heights: searched whole */
+    if (e == CLB_OK && nv && clb_tune_search(&space, hc_eval, &t, &o, &run, &c->diag) == CLB_OK) {
+        clb_tune_table_params(c->res, &run, hc_config, 1, 1e-9, "Gupdates/s");
+        if (run.best >= 0)
+            hc_store(c, &s, run.cands[run.best].point[0], run.cands[run.best].seconds * 1e9);
+        else if (run.ncands) /* no height ran: the row fails as its first point did */
+            clb_diag_set(&c->diag, error_of(run.cands[0].status), "tile_steps=%d: %s", run.cands[0].point[0],
+                         run.cands[0].why);
+    }
+    e = c->diag.err;
+    clb_tune_run_free(&run);
     close_variant(&s);
     return e;
 }

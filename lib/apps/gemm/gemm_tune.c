@@ -1,13 +1,12 @@
 /* The tuned rung's search: candidate tile sizes, work-group shapes and vector widths of both
  * kernel families, filtered by the device's limits, each built, screened at a moderate size
- * and checked; the fastest valid one is cached per device, driver and precision in
- * $XDG_CACHE_HOME/clbench/gemm_tuned.json (~/.cache when unset); --retune searches again. */
+ * and checked, through the tuning service (lib/core/tune.c); the fastest valid one is cached
+ * per device, driver, precision and size class in the service's cache
+ * $XDG_CACHE_HOME/clbench/tune.json (~/.cache when unset); --retune searches again. */
 #include "gemm_cl.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0}
 #define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn}
@@ -23,71 +22,15 @@ static const gemm_blk candidates[] = {
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
-/* ---- the cache ---- */
+/* ---- the cache (the tuning service's, lib/core/tune_cache.c) ---- */
 
-static int cache_path(char *buf, size_t len)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int o = xdg && *xdg ? snprintf(buf, len, "%s/clbench", xdg)
-            : home && *home ? snprintf(buf, len, "%s/.cache/clbench", home) : -1;
-    if (o < 0 || (size_t)o + 32 > len)
-        return 0;
-    /* The parent of clbench/ may not exist yet (a fresh ~/.cache). */
-    char *slash = strrchr(buf, '/');
-    *slash = '\0';
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        return 0;
-    *slash = '/';
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        return 0;
-    snprintf(buf + o, len - (size_t)o, "/gemm_tuned.json");
-    return 1;
-}
-
-static cJSON *cache_load(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    cJSON *j = NULL;
-    long n;
-    if (!f)
-        return cJSON_CreateObject();
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (1L << 24) &&
-        fseek(f, 0, SEEK_SET) == 0 && (text = calloc((size_t)n + 1, 1)) &&
-        fread(text, 1, (size_t)n, f) == (size_t)n)
-        j = cJSON_Parse(text);
-    fclose(f);
-    free(text);
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        j = cJSON_CreateObject();
-    }
-    return j;
-}
-
-/* Written to a temporary file and renamed, so a concurrent reader never sees half a file. */
-static void cache_store(const char *path, const cJSON *j)
-{
-    char tmp[4200];
-    char *text = cJSON_Print(j);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = text ? fopen(tmp, "wb") : NULL;
-    if (f) {
-        int ok = fputs(text, f) >= 0;
-        ok &= fclose(f) == 0;
-        if (!ok || rename(tmp, path) != 0)
-            remove(tmp);
-    }
-    free(text);
-}
-
-static clb_error key_of(clb_ctx *c, size_t prec, char *key, size_t len)
+static clb_error key_of(clb_ctx *c, size_t prec, size_t row_n, char *key, size_t len)
 {
     const clb_device_ref *ref = clb_device_reference(c->dev);
     clb_diag *d = &c->diag;
     char driver[128] = "";
     CLB_CL(d, clGetDeviceInfo(ref->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL));
-    snprintf(key, len, "%s | %s | %s", ref->device_name, driver, prec == 4 ? "sgemm" : "dgemm");
+    clb_tune_key(key, len, prec == 4 ? "sgemm" : "dgemm", ref->device_name, driver, (double)row_n);
 cleanup:
     return d->err;
 }
@@ -123,31 +66,63 @@ static cJSON *to_json(gemm_blk b, double gflops, size_t n)
     return o;
 }
 
-/* ---- the search ---- */
+/* ---- the search (the tuning service, lib/core/tune.c) ---- */
 
-/* GFLOP/s of candidate b at size m (best of two launches after a warm-up), or 0 when the
- * device cannot run it or its output fails the check. */
-static double screen(clb_ctx *c, const gemm_rung *r, const gemm_blk *b, const gemm_mats *m)
+typedef struct tune_state {
+    clb_ctx *c;
+    const gemm_rung *r;
+    const gemm_mats *m;
+    cl_uint pref;
+    size_t prec, max_wg;
+    cl_ulong local_mem;
+} tune_state;
+
+/* The median of two timed launches after a warm-up (the screen keeps its former cost), then
+ * the output check. */
+static clb_status screen(const int *point, void *user, double *seconds, char *why, size_t n)
 {
+    tune_state *t = user;
+    clb_ctx *c = t->c;
     gemm_dev g;
-    double best = 0, s = 0;
-    if (gemm_dev_setup(c, r, b, m, &g) == CLB_OK && gemm_dev_once(&g, &s, &c->diag) == CLB_OK) {
-        for (int i = 0; i < 2 && gemm_dev_once(&g, &s, &c->diag) == CLB_OK; i++)
-            best = best > 0 && best < s ? best : s;
-        if (best > 0 && gemm_dev_check(&g, &c->diag) != CLB_OK)
-            best = 0;
-    }
+    double s[2] = {0, 0};
+    clb_stats st;
+    clb_status status = CLB_STATUS_OK;
+    if (gemm_dev_setup(c, t->r, &candidates[point[0]], t->m, &g) != CLB_OK ||
+        gemm_dev_once(&g, &s[0], &c->diag) != CLB_OK || gemm_dev_once(&g, &s[0], &c->diag) != CLB_OK ||
+        gemm_dev_once(&g, &s[1], &c->diag) != CLB_OK || gemm_dev_check(&g, &c->diag) != CLB_OK ||
+        clb_stats_compute(s, 2, &st) != CLB_OK)
+        status = clb_status_from_error(c->diag.err ? c->diag.err : CLB_ERR_INVALID_TIMING);
+    else
+        *seconds = st.median;
+    if (status != CLB_STATUS_OK)
+        clb_diag_format(&c->diag, why, n);
     gemm_dev_release(&g);
     clb_diag_clear(&c->diag);
     cJSON_DeleteItemFromObjectCaseSensitive(c->res->params, "build_log");
-    return best > 0 ? 2.0 * (double)m->n * (double)m->n * (double)m->n / best * 1e-9 : 0;
+    return status;
 }
 
-/* Vector widths above 4 x the device's preferred width are left out (GPUs prefer 1). */
-static int plausible(cl_uint pref, const gemm_blk *b)
+/* The constraint: vector widths above 4 x the device's preferred width are left out (GPUs
+ * prefer 1); local tiles (family 0) must fit local memory (NBUF x TSK x (TSM + TSN) elements)
+ * and their work-group (TSM/WPTM x TSN/WPTN) the device's maximum. */
+static int plausible(const int *point, void *user)
 {
+    const tune_state *t = user;
+    const gemm_blk *b = &candidates[point[0]];
     unsigned w = b->family ? b->w : b->vw;
-    return w <= 4 * (pref ? pref : 1);
+    size_t local = (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + b->tsn) * t->prec;
+    size_t wg = b->family ? 1 : (size_t)(b->tsm / b->wptm) * (b->tsn / b->wptn);
+    return w <= 4 * (t->pref ? t->pref : 1) && (b->family || (local <= t->local_mem && wg <= t->max_wg));
+}
+
+static void describe(const int *point, char *buf, size_t n)
+{
+    const gemm_blk *b = &candidates[point[0]];
+    if (b->family)
+        snprintf(buf, n, "vectors rm=%u w=%u vn=%u", b->rm, b->w, b->vn);
+    else
+        snprintf(buf, n, "tiles %ux%ux%u wpt %ux%u vw=%u dbuf=%u", b->tsm, b->tsn, b->tsk, b->wptm,
+                 b->wptn, b->vw, b->dbuf);
 }
 
 static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n,
@@ -155,33 +130,41 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
-    unsigned tried = 0, valid = 0;
-    cl_uint pref = 1;
+    tune_state t = {c, r, &m, 1, prec, 0, 0};
+    cl_device_id dev = clb_device_reference(c->dev)->device;
+    static const int index[NCAND] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                     11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
+    const clb_tune_dim dim = {"candidate", index, NCAND};
+    const clb_tune_space space = {&dim, 1, plausible, &t};
+    clb_tune_opts o;
+    clb_tune_run run = {0};
+    size_t valid = 0;
+    const char *budget = getenv("CLBENCH_TUNE_BUDGET");
+    clb_tune_opts_default(&o);
+    o.budget_s = budget ? atof(budget) : 0; /* the 22 candidates are searched whole */
+    o.max_evals = c->opts->quick ? 3 : 0;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
     *best_gflops = 0;
-    CLB_CL(&c->diag, clGetDeviceInfo(clb_device_reference(c->dev)->device,
-                                     prec == 4 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
-                                               : CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
-                                     sizeof pref, &pref, NULL));
-    if (gemm_mats_init(&m, *n, prec, (uint64_t)(clb_now() * 1e9) | 1, &c->diag) != CLB_OK)
+    CLB_CL(&c->diag, clGetDeviceInfo(dev, prec == 4 ? CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
+                                                    : CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+                                     sizeof t.pref, &t.pref, NULL));
+    CLB_CL(&c->diag, clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof t.local_mem, &t.local_mem, NULL));
+    CLB_CL(&c->diag, clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof t.max_wg, &t.max_wg, NULL));
+    if (gemm_mats_init(&m, *n, prec, (uint64_t)(clb_now() * 1e9) | 1, &c->diag) != CLB_OK ||
+        clb_tune_search(&space, screen, &t, &o, &run, &c->diag) != CLB_OK)
         goto cleanup;
-    for (size_t i = 0; i < NCAND && !(c->opts->quick && tried >= 3); i++) {
-        if (!plausible(pref, &candidates[i]))
-            continue;
-        double g = screen(c, r, &candidates[i], &m);
-        tried++;
-        valid += g > 0;
-        if (g > *best_gflops) {
-            *best_gflops = g;
-            *best = candidates[i];
-        }
-    }
-    clb_param_num(c->res, "tune_candidates", tried);
-    clb_param_num(c->res, "tune_valid", valid);
-    if (valid == 0)
-        clb_diag_set(&c->diag, CLB_ERR_UNSUPPORTED, "none of %u tile configurations ran and passed the check", tried);
+    for (size_t i = 0; i < run.ncands; i++)
+        valid += run.cands[i].status == CLB_STATUS_OK;
+    clb_param_num(c->res, "tune_candidates", (double)run.ncands);
+    clb_param_num(c->res, "tune_valid", (double)valid);
+    clb_tune_table_params(c->res, &run, describe, 2.0 * (double)*n * (double)*n * (double)*n, 1e-9, "GFLOP/s");
+    if (run.best < 0)
+        CLB_FAIL(&c->diag, CLB_ERR_UNSUPPORTED, "none of %zu tile configurations ran and passed the check", run.ncands);
+    *best = candidates[run.cands[run.best].point[0]];
+    *best_gflops = 2.0 * (double)*n * (double)*n * (double)*n / run.cands[run.best].seconds * 1e-9;
 cleanup:
+    clb_tune_run_free(&run);
     gemm_mats_free(&m);
     return c->diag.err;
 }
@@ -189,17 +172,20 @@ cleanup:
 clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n, gemm_blk *best)
 {
     char path[4096], key[512];
-    int have_path = cache_path(path, sizeof path);
-    cJSON *cache = have_path ? cache_load(path) : cJSON_CreateObject();
+    clb_diag cd;
+    int have_path = clb_tune_cache_path(path, sizeof path, &cd) == CLB_OK;
+    cJSON *cache = have_path ? clb_tune_cache_load(path, &cd) : NULL;
     double gflops = 0;
     size_t n = 0;
-    if (key_of(c, prec, key, sizeof key) != CLB_OK) {
+    if (key_of(c, prec, row_n, key, sizeof key) != CLB_OK) {
         cJSON_Delete(cache);
         return c->diag.err;
     }
+    if (cd.err != CLB_OK) /* a malformed cache is searched past and replaced, never trusted */
+        clb_param_str(c->res, "tune_cache_problem", cd.msg);
     clb_param_str(c->res, "tune_cache", have_path ? path : "none (no HOME or XDG_CACHE_HOME)");
     clb_param_str(c->res, "tune_key", key);
-    const cJSON *hit = cJSON_GetObjectItemCaseSensitive(cache, key);
+    const cJSON *hit = clb_tune_cache_get(cache, key);
     if (!c->opts->retune && !c->opts->quick && hit && from_json(hit, best)) {
         clb_param_str(c->res, "tune_source", "cache");
     } else if (search(c, r, prec, row_n, best, &gflops, &n) == CLB_OK) {
@@ -207,9 +193,9 @@ clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n, g
         clb_param_num(c->res, "tune_screen_n", (double)n);
         clb_param_num(c->res, "tune_screen_gflops", gflops);
         if (have_path && !c->opts->quick) {
-            cJSON_DeleteItemFromObjectCaseSensitive(cache, key);
-            cJSON_AddItemToObject(cache, key, to_json(*best, gflops, n));
-            cache_store(path, cache);
+            clb_tune_cache_put(cache, key, to_json(*best, gflops, n));
+            if (clb_tune_cache_store(path, cache, &cd) != CLB_OK)
+                clb_param_str(c->res, "tune_cache_problem", cd.msg);
         }
     }
     cJSON_Delete(cache);

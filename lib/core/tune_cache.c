@@ -1,0 +1,123 @@
+/* The tuning service's cache of winners (docs/decide.md): one JSON file for every app, keyed
+ * by app, device, driver and problem size class. The file is untrusted input. */
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define TUNE_CACHE_VERSION 2
+
+static cJSON *empty_cache(void)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddNumberToObject(c, "version", TUNE_CACHE_VERSION);
+    cJSON_AddObjectToObject(c, "entries");
+    return c;
+}
+
+cJSON *clb_tune_cache_parse(const char *buf, size_t len, clb_diag *d)
+{
+    clb_diag_clear(d);
+    cJSON *j = buf ? cJSON_ParseWithLength(buf, len) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "version");
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "entries"), *it;
+    const char *why = !cJSON_IsObject(j) ? "not a JSON object"
+                      : !cJSON_IsNumber(v) || v->valuedouble != TUNE_CACHE_VERSION ? "no \"version\": 2"
+                      : !cJSON_IsObject(e) ? "no \"entries\" object" : NULL;
+    const cJSON *walk = why ? NULL : e;
+    cJSON_ArrayForEach(it, walk)
+        if (!cJSON_IsObject(it) || !it->string)
+            why = "an entry is not an object";
+    if (why) {
+        clb_diag_set(d, CLB_ERR_USAGE, "tune cache: %s", why);
+        cJSON_Delete(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* mkdir -p of the two levels under which the cache lives. */
+static int make_dir(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    int ok = mkdir(path, 0755) == 0 || errno == EEXIST;
+    *slash = '/';
+    return ok && (mkdir(path, 0755) == 0 || errno == EEXIST);
+}
+
+clb_error clb_tune_cache_path(char *buf, size_t n, clb_diag *d)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    int o = xdg && *xdg ? snprintf(buf, n, "%s/clbench", xdg)
+            : home && *home ? snprintf(buf, n, "%s/.cache/clbench", home) : -1;
+    if (o < 0 || (size_t)o + 16 > n)
+        return clb_diag_set(d, CLB_ERR_IO, "no cache directory: neither XDG_CACHE_HOME nor HOME is set");
+    if (!make_dir(buf))
+        return clb_diag_set(d, CLB_ERR_IO, "cannot create %s: %s", buf, strerror(errno));
+    snprintf(buf + o, n - (size_t)o, "/tune.json");
+    return CLB_OK;
+}
+
+cJSON *clb_tune_cache_load(const char *path, clb_diag *d)
+{
+    clb_diag_clear(d);
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long n = -1;
+    if (!f)
+        return empty_cache();
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && n < (1L << 24) && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) != (size_t)n)
+        n = -1;
+    fclose(f);
+    cJSON *j = text && n >= 0 ? clb_tune_cache_parse(text, (size_t)n, d) : NULL;
+    if (!j && d && d->err == CLB_OK)
+        clb_diag_set(d, CLB_ERR_USAGE, "tune cache %s: unreadable or larger than 16 MiB", path);
+    free(text);
+    return j ? j : empty_cache();
+}
+
+clb_error clb_tune_cache_store(const char *path, const cJSON *cache, clb_diag *d)
+{
+    clb_output *o = NULL;
+    FILE *f = NULL;
+    char *text = cJSON_Print(cache);
+    if (!text)
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    if (clb_output_open(path, &o, &f, d) == CLB_OK) {
+        int ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+        clb_output_close(o, ok, d);
+    }
+    free(text);
+    return d ? d->err : CLB_OK;
+}
+
+const cJSON *clb_tune_cache_get(const cJSON *cache, const char *key)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cache, "entries"), key);
+    return cJSON_IsObject(e) ? e : NULL;
+}
+
+void clb_tune_cache_put(cJSON *cache, const char *key, cJSON *entry)
+{
+    cJSON *e = cJSON_GetObjectItemCaseSensitive(cache, "entries");
+    if (!cJSON_IsObject(e)) {
+        cJSON_Delete(entry);
+        return;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(e, key);
+    cJSON_AddItemToObject(e, key, entry);
+}
+
+void clb_tune_key(char *buf, size_t n, const char *app, const char *device, const char *driver,
+                  double size)
+{
+    int k = size >= 1 && isfinite(size) ? (int)floor(log2(size) + 0.5) : 0;
+    snprintf(buf, n, "%s | %s | %s | n~2^%d", app, device, driver, k);
+}

@@ -1,0 +1,267 @@
+/* The models of `clbench recommend` (docs/decide.md): a predicted time per device and workload
+ * from the measured parameters in a results document. Pure functions of the document: they
+ * open no OpenCL and read no file, so the CLI, the library API and the tests share them. */
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Assumed GEMM efficiency when only compute.fp32.fma was measured (printed as an assumption). */
+#define GEMM_EFFICIENCY 0.5
+#define STENCIL_STEPS 64.0
+#define STENCIL_BYTES 8.0 /* 2 x sizeof(float) per component and step, untiled (docs/apps/euler.md) */
+
+static const char *const names[CLB_WORKLOAD_COUNT_] = {"stream", "gemm", "stencil", "transfer", "latency"};
+static const double sizes[CLB_WORKLOAD_COUNT_] = {1 << 26, 4096, 1 << 22, 1 << 26, 1000};
+static const char *const rows_stream[] = {"memory.triad", "launch.queued_end", "transfer.h2d_pageable",
+                                          "transfer.d2h_pageable", NULL};
+static const char *const rows_gemm[] = {"app.sgemm.tuned", "compute.fp32.fma", NULL};
+static const char *const rows_stencil[] = {"memory.copy", NULL};
+static const char *const rows_transfer[] = {"transfer.h2d_pageable", NULL};
+static const char *const rows_latency[] = {"launch.roundtrip", "memory.latency", NULL};
+static const char *const *const rows[CLB_WORKLOAD_COUNT_] = {rows_stream, rows_gemm, rows_stencil,
+                                                             rows_transfer, rows_latency};
+
+const char *clb_workload_name(clb_workload_kind w)
+{
+    return w < CLB_WORKLOAD_COUNT_ ? names[w] : "unknown";
+}
+
+int clb_workload_parse(const char *s, clb_workload_kind *out)
+{
+    for (int i = 0; s && i < CLB_WORKLOAD_COUNT_; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (clb_workload_kind)i;
+            return 1;
+        }
+    return 0;
+}
+
+double clb_workload_default_size(clb_workload_kind w)
+{
+    return w < CLB_WORKLOAD_COUNT_ ? sizes[w] : NAN;
+}
+
+const char *const *clb_workload_rows(clb_workload_kind w)
+{
+    static const char *const none[] = {NULL};
+    return w < CLB_WORKLOAD_COUNT_ ? rows[w] : none;
+}
+
+/* ---- reading the document ---- */
+
+/* The ok result named name in entry, or NULL. */
+static const cJSON *ok_row(const cJSON *entry, const char *name)
+{
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(entry, "results"))
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "name");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(r, "status");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return cJSON_IsString(st) && strcmp(st->valuestring, "ok") == 0 ? r : NULL;
+    }
+    return NULL;
+}
+
+/* The value of an ok row in unit, or NaN. */
+static double value_of(const cJSON *entry, const char *name, const char *unit)
+{
+    const cJSON *r = ok_row(entry, name);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "value"), *u = cJSON_GetObjectItemCaseSensitive(r, "unit");
+    return cJSON_IsNumber(v) && cJSON_IsString(u) && strcmp(u->valuestring, unit) == 0 && v->valuedouble > 0
+               ? v->valuedouble : NAN;
+}
+
+static double param_of(const cJSON *row, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* y of params.curve at x, interpolated linearly in log x between the points around it; the
+ * nearest end point outside them. NaN without a curve. */
+static double curve_at(const cJSON *row, double x)
+{
+    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), "curve"), "points");
+    double px = NAN, py = NAN, y = NAN;
+    const cJSON *p;
+    cJSON_ArrayForEach(p, pts)
+    {
+        double cx = cJSON_GetArrayItem(p, 0) ? cJSON_GetArrayItem(p, 0)->valuedouble : NAN;
+        double cy = cJSON_GetArrayItem(p, 1) ? cJSON_GetArrayItem(p, 1)->valuedouble : NAN;
+        if (!(cx > 0 && cy > 0))
+            continue;
+        if (cx >= x) {
+            double t = px > 0 ? (log(x) - log(px)) / (log(cx) - log(px)) : 0;
+            return px > 0 && x > px ? py + t * (cy - py) : cy;
+        }
+        px = cx, py = cy, y = cy;
+    }
+    return y;
+}
+
+/* Appends "name" to the missing list. */
+static void miss(clb_prediction *p, const char *name)
+{
+    size_t n = strlen(p->missing);
+    snprintf(p->missing + n, sizeof p->missing - n, "%s%s", n ? ", " : "", name);
+}
+
+/* ---- the models ---- */
+
+static void predict_stream(const cJSON *e, double n, int on_host, clb_prediction *p)
+{
+    double triad = value_of(e, "memory.triad", "GB/s"), launch = value_of(e, "launch.queued_end", "us");
+    double h2d = value_of(e, "transfer.h2d_pageable", "GB/s"), d2h = value_of(e, "transfer.d2h_pageable", "GB/s");
+    if (!isfinite(triad))
+        miss(p, "memory.triad");
+    if (!isfinite(launch))
+        miss(p, "launch.queued_end");
+    if (on_host && !isfinite(h2d))
+        miss(p, "transfer.h2d_pageable");
+    if (on_host && !isfinite(d2h))
+        miss(p, "transfer.d2h_pageable");
+    double move = on_host ? 8 * n / (h2d * 1e9) + 4 * n / (d2h * 1e9) : 0;
+    p->seconds = 12 * n / (triad * 1e9) + launch * 1e-6 + move;
+    snprintf(p->model, sizeof p->model, "12 n B / triad + launch%s",
+             on_host ? " + 8 n B / h2d + 4 n B / d2h (data on the host)" : " (data on the device)");
+    snprintf(p->deciding, sizeof p->deciding, "memory.triad %.4g GB/s, launch.queued_end %.4g us%s", triad,
+             launch, on_host ? "" : "");
+    if (on_host) {
+        size_t k = strlen(p->deciding);
+        snprintf(p->deciding + k, sizeof p->deciding - k, ", transfer.h2d_pageable %.4g GB/s, transfer.d2h_pageable %.4g GB/s",
+                 h2d, d2h);
+    }
+}
+
+/* The fastest ok OpenCL rung of app.sgemm (host rows excluded: they do not run on the device). */
+static const cJSON *best_sgemm(const cJSON *e, double *gflops)
+{
+    const cJSON *r, *best = NULL;
+    *gflops = NAN;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(e, "results"))
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "name");
+        if (!cJSON_IsString(n) || strncmp(n->valuestring, "app.sgemm.", 10) != 0 ||
+            strstr(n->valuestring, ".sequential") || strstr(n->valuestring, ".pthreads"))
+            continue;
+        double g = value_of(e, n->valuestring, "GFLOP/s");
+        if (isfinite(g) && !(g <= *gflops))
+            *gflops = g, best = r;
+    }
+    return best;
+}
+
+static void predict_gemm(const cJSON *e, double n, clb_prediction *p)
+{
+    double rate;
+    const cJSON *rung = best_sgemm(e, &rate);
+    snprintf(p->model, sizeof p->model, "2 n^3 / GEMM rate");
+    if (rung) {
+        snprintf(p->deciding, sizeof p->deciding, "%s %.4g GFLOP/s at n=%.0f (best OpenCL rung)",
+                 cJSON_GetObjectItemCaseSensitive(rung, "name")->valuestring, rate, param_of(rung, "n"));
+    } else {
+        double peak = value_of(e, "compute.fp32.fma", "GFLOP/s");
+        if (!isfinite(peak))
+            miss(p, "app.sgemm.* (an OpenCL rung) or compute.fp32.fma");
+        rate = peak * GEMM_EFFICIENCY;
+        snprintf(p->deciding, sizeof p->deciding, "compute.fp32.fma %.4g GFLOP/s x %.2f", peak, GEMM_EFFICIENCY);
+        snprintf(p->assumption, sizeof p->assumption,
+                 "no app.sgemm rung measured: GEMM assumed to reach %.0f%% of the FMA peak", 100 * GEMM_EFFICIENCY);
+    }
+    p->seconds = 2 * n * n * n / (rate * 1e9);
+}
+
+static void predict_stencil(const cJSON *e, double n, clb_prediction *p)
+{
+    double copy = value_of(e, "memory.copy", "GB/s");
+    if (!isfinite(copy))
+        miss(p, "memory.copy");
+    p->seconds = n * STENCIL_STEPS * STENCIL_BYTES / (copy * 1e9);
+    snprintf(p->model, sizeof p->model, "n x %.0f steps x %.0f B / copy bandwidth (Euler bytes model, untiled)",
+             STENCIL_STEPS, STENCIL_BYTES);
+    snprintf(p->deciding, sizeof p->deciding, "memory.copy %.4g GB/s", copy);
+}
+
+static void predict_transfer(const cJSON *e, double bytes, clb_prediction *p)
+{
+    const cJSON *row = ok_row(e, "transfer.h2d_pageable");
+    double bw = value_of(e, "transfer.h2d_pageable", "GB/s"), small = curve_at(row, 1);
+    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), "curve"), "points"), 0);
+    double x0 = first && cJSON_GetArrayItem(first, 0) ? cJSON_GetArrayItem(first, 0)->valuedouble : NAN;
+    double lat = x0 / (small * 1e9);
+    if (!isfinite(bw) || !isfinite(lat))
+        miss(p, isfinite(bw) ? "transfer.h2d_pageable's curve (latency)" : "transfer.h2d_pageable");
+    p->seconds = bytes / (bw * 1e9) + lat;
+    snprintf(p->model, sizeof p->model, "bytes / h2d bandwidth + latency (pageable host memory)");
+    snprintf(p->deciding, sizeof p->deciding, "transfer.h2d_pageable %.4g GB/s, latency %.3g us (its %.0f-byte point)",
+             bw, lat * 1e6, x0);
+}
+
+static void predict_latency(const cJSON *e, double loads, clb_prediction *p)
+{
+    double launch = value_of(e, "launch.roundtrip", "us"), mem = value_of(e, "memory.latency", "ns");
+    if (!isfinite(launch))
+        miss(p, "launch.roundtrip");
+    if (!isfinite(mem))
+        miss(p, "memory.latency");
+    p->seconds = launch * 1e-6 + loads * mem * 1e-9;
+    snprintf(p->model, sizeof p->model, "launch round trip + loads x memory latency");
+    snprintf(p->deciding, sizeof p->deciding, "launch.roundtrip %.4g us, memory.latency %.4g ns", launch, mem);
+}
+
+void clb_predict(const cJSON *entry, clb_workload_kind w, double size, int data_on_host, clb_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    out->seconds = NAN;
+    switch (w) {
+    case CLB_WORKLOAD_STREAM: predict_stream(entry, size, data_on_host, out); break;
+    case CLB_WORKLOAD_GEMM: predict_gemm(entry, size, out); break;
+    case CLB_WORKLOAD_STENCIL: predict_stencil(entry, size, out); break;
+    case CLB_WORKLOAD_TRANSFER: predict_transfer(entry, size, out); break;
+    case CLB_WORKLOAD_LATENCY: predict_latency(entry, size, out); break;
+    default: snprintf(out->missing, sizeof out->missing, "a known workload class"); break;
+    }
+    out->ranked = !out->missing[0] && isfinite(out->seconds) && out->seconds > 0;
+    if (!out->ranked)
+        out->seconds = NAN;
+}
+
+/* ---- the suite's own measurement of the same workload ---- */
+
+/* The fastest ok row whose name starts with prefix (host rows excluded), in unit. */
+static const cJSON *best_row(const cJSON *e, const char *prefix, const char *unit, int higher, double *v)
+{
+    const cJSON *r, *best = NULL;
+    *v = NAN;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(e, "results"))
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "name");
+        if (!cJSON_IsString(n) || strncmp(n->valuestring, prefix, strlen(prefix)) != 0 ||
+            strstr(n->valuestring, ".seq") || strstr(n->valuestring, ".pthreads") || strstr(n->valuestring, ".sweep_"))
+            continue;
+        double x = value_of(e, n->valuestring, unit);
+        if (isfinite(x) && (!isfinite(*v) || (higher ? x > *v : x < *v)))
+            *v = x, best = r;
+    }
+    return best;
+}
+
+double clb_workload_measured(const cJSON *e, clb_workload_kind w, double size, char *row, size_t row_n)
+{
+    double v = NAN, t = NAN;
+    const cJSON *r = NULL;
+    if (w == CLB_WORKLOAD_STREAM && (r = best_row(e, "app.saxpy.opencl", "GB/s", 1, &v)))
+        t = 12 * size / (curve_at(r, 8 * size) * 1e9); /* the curve's x: bytes of x and y */
+    else if (w == CLB_WORKLOAD_GEMM && ((r = ok_row(e, "app.sgemm.tuned")) || (r = best_sgemm(e, &v))))
+        t = 2 * size * size * size / (value_of(e, cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring, "GFLOP/s") * 1e9);
+    else if (w == CLB_WORKLOAD_STENCIL && (r = best_row(e, "app.euler.string.f32.", "ns", 0, &v)))
+        t = size * STENCIL_STEPS * v * 1e-9;
+    else if (w == CLB_WORKLOAD_TRANSFER && (r = ok_row(e, "transfer.h2d_pageable")))
+        t = size / (curve_at(r, size) * 1e9);
+    snprintf(row, row_n, "%s", r && isfinite(t) ? cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring : "");
+    return r && isfinite(t) && t > 0 ? t : NAN;
+}
