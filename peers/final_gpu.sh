@@ -15,7 +15,7 @@ mkdir -p "$out"
 export XDG_CACHE_HOME=$out/cache # the tuned rung's winner is part of the record
 pd_of() { "$clb" list | awk -v want="$1" '/^Platform #/{p=substr($2,2,length($2)-2); plat=$0}
           /Device #/{d=$3; sub("#","",d); sub(":","",d); if (plat ~ want) {print p":"d; exit}}'; }
-gpu=$(pd_of NVIDIA) cpu=$(pd_of Portable)
+gpu=${FINAL_GPU:-$(pd_of NVIDIA)} cpu=$(pd_of Portable)
 { echo "gpu=$gpu cpu=$cpu"; date -u +%FT%TZ; git rev-parse HEAD 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,temperature.gpu --format=csv; } >"$out/devices.txt" 2>&1
 part() { # NAME LIMIT_S COMMAND...: stdout+stderr to OUT/NAME.txt
