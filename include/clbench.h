@@ -320,6 +320,15 @@ void clb_child_destroy(clb_child *c);
  * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
  * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */
 void clb_apps_annotate(cJSON *results);
+/* The empirical roofline of one device entry (docs/roofline.md): ceilings from its results
+ * (compute.*, memory.*), the physical limits as theoretical lines, every ok row with params.flops
+ * and params.bytes as a point with a verdict (ok, invalid, unchecked, host). Reads entry only;
+ * caller frees with cJSON_Delete. */
+cJSON *clb_roofline_model(const cJSON *device_entry);
+/* Post-pass after a device's rows are complete: sets entry.roofline and marks every row whose
+ * point lies above its roof (beyond the tolerance) invalid, its number kept as
+ * params.measured_value. */
+void clb_roofline_annotate(cJSON *device_entry);
 
 /* ------------------------------------------------------------------ results document */
 

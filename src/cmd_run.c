@@ -361,6 +361,7 @@ cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *fai
     cJSON *entry = dr.entry ? dr.entry : fallback_entry(ref);
     cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
     cJSON_AddItemToObject(entry, "results", dr.results);
+    clb_roofline_annotate(entry); /* needs the device's complete rows and its derived limits */
     *failed = dr.failed;
     return entry;
 }
@@ -449,6 +450,7 @@ int cmd_run(const cli_opts *o)
         cJSON *entry = dr->entry ? dr->entry : fallback_entry(dr->ref);
         cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
         cJSON_AddItemToObject(entry, "results", dr->results);
+        clb_roofline_annotate(entry);
         if (n > 1)
             cJSON_AddBoolToObject(entry, "ran_concurrently", 1);
         if (doc)
