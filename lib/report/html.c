@@ -24,7 +24,8 @@ static const char css[] =
     "svg.plot .ptitle{font-size:13px;font-weight:600}svg.plot .axis{font-size:12px}"
     "svg.plot .grid{stroke:#e5e5e5}svg.plot .frame{fill:none;stroke:#888}"
     "code{font-size:12px}details code{font-size:11px;word-break:break-all}"
-    "td{max-width:520px}summary{cursor:pointer}";
+    "td{max-width:520px}summary{cursor:pointer}"
+    "svg.plot .rlabel{font-size:10px}svg.plot .plabel{font-size:10px;fill:#111}";
 
 static void th_esc(FILE *f, const char *s)
 {
@@ -294,11 +295,14 @@ clb_error clb_report_html(FILE *f, const clb_report_src *src, size_t n)
                "<h1>clbench report</h1>\n<p class=\"small\">%zu file(s), %zu device(s); generated "
                "by clbench %s (schema %s)</p>\n",
             css, n, c.n, CLB_VERSION, CLB_SCHEMA_VERSION);
-    provenance(f, src, n);
-    devices(f, &c, src, n);
+    /* What a reader wants first: the headline figures, the roofline, then the groups; the
+     * device properties and the provenance close the page. */
     rep_html_summary(f, &c, src, n);
+    rep_html_roofline(f, &c, src, n);
     rep_html_plots(f, &c, n);
     results(f, &c, src, n);
+    devices(f, &c, src, n);
+    provenance(f, src, n);
     fputs("</body></html>\n", f);
     rep_cols_free(&c);
     return ferror(f) ? CLB_ERR_IO : CLB_OK;

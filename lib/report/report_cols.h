@@ -24,6 +24,8 @@ void rep_cols_free(rep_cols *c);
 void rep_html_status(FILE *f, const char *st, const char *reason);
 void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
 void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc);
+/* The roofline section (lib/report/roofline.c). */
+void rep_html_roofline(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
 /* params.efficiency (percent) and params.limit {value, unit} of result r, as the runner's
  * physical-limit guard wrote them; 0 when r has none. */
 int rep_limit_efficiency(const cJSON *r, double *pct, double *limit, const char **unit);
