@@ -93,7 +93,9 @@ static int frame_of(const cJSON *rl, roof_frame *fr)
     fr->y1 = ceil(log10(yhi * 1.5));
     fr->y0 = fmax(floor(log10(ylo / 2)), fr->y1 - 7); /* seven decades at most */
     fr->y0 = fmin(fr->y0, fr->y1 - 2);
-    return fr->x1 - fr->x0 < 40;
+    /* Damaged input must not make the tick loops run away. */
+    return isfinite(fr->x0) && isfinite(fr->x1) && isfinite(fr->y0) && isfinite(fr->y1) &&
+           fr->x1 - fr->x0 < 40;
 }
 
 static void fmt_decade(char *buf, size_t n, int e)
