@@ -372,6 +372,13 @@ typedef struct clb_report_src {
  * devices side by side, a summary card per device, a plot per curve, every result. Every
  * string from the documents is HTML-escaped. */
 clb_error clb_report_html(FILE *f, const clb_report_src *src, size_t n);
+/* Options of the HTML report. provenance_paths: show absolute host paths (the executable, input
+ * and output files, cache files, environment values) as they are; 0 (the default, and what
+ * clb_report_html does) shows their last component only. */
+typedef struct clb_html_opts {
+    int provenance_paths;
+} clb_html_opts;
+clb_error clb_report_html_ex(FILE *f, const clb_report_src *src, size_t n, const clb_html_opts *o);
 /* One row per (file, device, result): file,device,name,status,value,unit,median,ci95_lo,
  * ci95_hi,cv,n,reason (RFC 4180 quoting). */
 clb_error clb_report_csv(FILE *f, const clb_report_src *src, size_t n);

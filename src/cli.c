@@ -12,7 +12,7 @@
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
-       OPT_STRICT, OPT_RETUNE };
+       OPT_STRICT, OPT_RETUNE, OPT_PROVENANCE_PATHS };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -35,6 +35,7 @@ static const struct option long_opts[] = {
     {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"retune", no_argument, NULL, OPT_RETUNE},
+    {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -60,6 +61,7 @@ void cli_usage(FILE *f)
           "                            (status timeout; default 600, or 20x --time-budget)\n"
           "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
+          "      --provenance-paths    (report, run --html) show absolute host paths in the HTML as they are\n"
           "  compare BASE.json NEW.json [--threshold 5%]\n"
           "                            NEW/BASE ratios; exit 0 no regression, 1 regression, 2 unusable input\n"
           "  fleet-check RESULTS.json... [--threshold 5%]\n"
@@ -122,6 +124,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT: o->run.inject_fault = 1; break;
     case OPT_STRICT: o->strict = 1; break;
+    case OPT_PROVENANCE_PATHS: o->provenance_paths = 1; break;
     case OPT_REPS:
         if (!parse_double(arg, 1, 1e5, &v) || v != floor(v))
             return bad_value("--reps", arg, "an integer from 1 to 100000");

@@ -2,7 +2,8 @@
 # The roofline end to end on the default device (docs/roofline.md): a quick run of compute and
 # memory rows with the SAXPY and SGEMM rows writes a roofline object whose ceilings come from
 # the run, with one point per app row, none above its roof; the report draws it from the saved
-# file, and from a file without the object (older runs) too.
+# file, and from a file without the object (older runs) too; the page shows no host paths
+# unless --provenance-paths.
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -51,6 +52,10 @@ sys.exit(bad != 0)
 PY
 "$bin" report "$tmp/out.json" --html "$tmp/r.html" || { echo "FAIL: report exit $?"; fails=$((fails+1)); }
 grep -q 'class="plot roofline"' "$tmp/r.html" || { echo "FAIL: no roofline svg in the report"; fails=$((fails+1)); }
+# No absolute host paths in the page unless asked for (--provenance-paths).
+grep -qF "$tmp" "$tmp/r.html" && { echo "FAIL: the report shows the host path $tmp"; fails=$((fails+1)); }
+"$bin" report "$tmp/out.json" --html "$tmp/rp.html" --provenance-paths || { echo "FAIL: report --provenance-paths exit $?"; fails=$((fails+1)); }
+grep -qF "$tmp/out.json" "$tmp/rp.html" || { echo "FAIL: --provenance-paths does not show $tmp/out.json"; fails=$((fails+1)); }
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["devices"][0].pop("roofline"); json.dump(d,open(sys.argv[2],"w"))' \
     "$tmp/out.json" "$tmp/old.json"
 "$bin" report "$tmp/old.json" --html "$tmp/old.html" || { echo "FAIL: report of old.json exit $?"; fails=$((fails+1)); }

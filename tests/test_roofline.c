@@ -3,7 +3,7 @@
  * set in a measured cache may beat DRAM; a missing roof leaves the point unchecked), and the
  * annotate step that turns an invalid point's row into an invalid result. */
 #include "check.h"
-#include "report.h"
+#include "report_cols.h"
 
 #include <math.h>
 #include <string.h>
@@ -129,8 +129,28 @@ static void test_annotate(cJSON *entry)
     CHECK(n == 1);
 }
 
+/* The report's host-path shortening (provenance without --provenance-paths). */
+static void test_strip_paths(void)
+{
+    static const char *const cases[][2] = {
+        {"[\"/home/u/clbench\",\"--json\",\"/tmp/x/r.json\"]", "[\"clbench\",\"--json\",\"r.json\"]"},
+        {"--json=/a/b.json", "--json=b.json"},
+        {"/usr/lib:/opt/pocl/lib/", "lib:lib/"},
+        {"build/clbench a/b 1/2", "build/clbench a/b 1/2"}, /* relative paths and ratios stay */
+        {"/", "/"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", cases[i][0]);
+        rep_strip_paths(buf);
+        EXPECT(strcmp(buf, cases[i][1]) == 0, "'%s' -> '%s', want '%s'", cases[i][0], buf, cases[i][1]);
+    }
+}
+
 int main(void)
 {
+    test_strip_paths();
     cJSON *entry = cJSON_Parse(entry_json);
     CHECK(entry != NULL);
     cJSON *rl = clb_roofline_model(entry);

@@ -24,6 +24,9 @@ void rep_cols_free(rep_cols *c);
 void rep_html_status(FILE *f, const char *st, const char *reason);
 void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
 void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc);
+/* Reduces every absolute path in s to its last component, in place ("/home/u/r.json" ->
+ * "r.json"; "--json=/tmp/a.json" -> "--json=a.json"). lib/report/paths.c */
+void rep_strip_paths(char *s);
 /* The roofline section (lib/report/roofline.c). */
 void rep_html_roofline(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
 /* params.efficiency (percent) and params.limit {value, unit} of result r, as the runner's
