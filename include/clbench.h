@@ -394,6 +394,16 @@ typedef struct clb_plot_series {
 /* Writes an inline <svg> line plot of the series with axes, ticks (logarithmic x when the
  * first curve says x_log), axis labels and a legend. */
 void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title);
+/* A horizontal reference line in the y unit of the plot: a physical limit (dashed) or a peer
+ * measured in the same run (dotted), labelled on the line. */
+typedef struct clb_plot_ref {
+    double value;
+    const char *label;
+    int dashed; /* 1: physical limit, 0: same-run peer */
+} clb_plot_ref;
+/* clb_svg_plot with reference lines; the y range grows to show them. */
+void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
+                       const clb_plot_ref *refs, size_t nrefs);
 
 /* Outcome of clb_compare; the numbers are the exit codes of clbench compare. */
 enum { CLB_COMPARE_OK = 0, CLB_COMPARE_REGRESSION = 1, CLB_COMPARE_UNUSABLE = 2 };

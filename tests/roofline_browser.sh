@@ -2,7 +2,9 @@
 # The roofline plot in a real browser (docs/roofline.md): headless Chromium renders the report
 # of a document with compute, memory and eight app rows without console errors; the DOM holds
 # one roofline <svg> with both axis labels, the ceiling labels, one marker and one label per
-# point (no two point labels overlapping), and the sections come in reading order.
+# point (no two point labels overlapping), and the sections come in reading order. Curve plots
+# carry the physical limit and the same-run peer as labelled lines, one plot per y unit, and no
+# empty legend entry.
 # Skipped (exit 77) only when no chromium is installed (Debian package `chromium`).
 set -u
 bin=$1 src=$2 tmp=$(mktemp -d)
@@ -34,6 +36,14 @@ dev["results"] = [
     row("app.saxpy.sequential", 20, "GB/s", flops=2e8, bytes=1.2e9, runs_on="host CPU"),
     row("app.mcpi.opencl", 5000, "GFLOP/s", flops=1e12, bytes=0),
     row("app.euler.string.linear", 0.1, "ns", flops=4e9, bytes=8e9, gflops=40, precision="f32"),
+    # curve plots: one unit with its limit and same-run peer lines; two units -> two plots
+    row("memory.read_vs_size", 900, "GB/s", curve={"x_name": "working set", "x_unit": "bytes", "y_name": "read bandwidth",
+        "y_unit": "GB/s", "x_log": True, "points": [[4096, 500], [65536, 900], [1 << 28, 700]]}),
+    row("memory.latency", 300, "ns", curves=[
+        {"x_name": "working set", "x_unit": "bytes", "y_name": "latency", "y_unit": "ns", "x_log": True,
+         "points": [[4096, 20], [1 << 28, 300]]},
+        {"x_name": "working set", "x_unit": "bytes", "y_name": "latency", "y_unit": "cycles", "x_log": True,
+         "label": "cycles", "points": [[4096, 40], [1 << 28, 600]]}]),
 ]
 json.dump(doc, open(sys.argv[2], "w"))
 PY
@@ -80,6 +90,15 @@ for i, a in enumerate(boxes):
     for b in boxes[i + 1:]:
         if a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]:
             fail("labels overlap:", a[4], b[4])
+plots = {re.search(r"<title>(.*?)</title>", s).group(1): s for s in re.findall(r"<svg.*?</svg>", dom, re.S)}
+rvs = plots.get("memory.read_vs_size", "")
+for s in ("physical limit 1000 GB/s", "same run: memory.triad 800 GB/s"):
+    if s not in rvs:
+        fail("memory.read_vs_size plot lacks the line", repr(s))
+if not ("memory.latency (ns)" in plots and "memory.latency (cycles)" in plots):
+    fail("curves in two units share one plot:", sorted(plots))
+if re.search(r'class="legend">(series)?</text>', dom):
+    fail("an empty legend entry")
 # Reading order: headline figures, roofline, groups' plots and results, then devices, provenance.
 order = [dom.find('id="%s"' % s) for s in ("summary", "roofline", "plots", "results", "devices", "provenance")]
 if -1 in order or order != sorted(order):

@@ -90,7 +90,7 @@ static int frame_of(const cJSON *rl, roof_frame *fr)
         return 0;
     fr->x0 = floor(log10(xlo / 2));
     fr->x1 = fmax(ceil(log10(xhi * 2)), fr->x0 + 2);
-    fr->y1 = ceil(log10(yhi * 1.5));
+    fr->y1 = ceil(log10(yhi * 1.2));
     fr->y0 = fmax(floor(log10(ylo / 2)), fr->y1 - 7); /* seven decades at most */
     fr->y0 = fmin(fr->y0, fr->y1 - 2);
     /* Damaged input must not make the tick loops run away. */
@@ -211,10 +211,45 @@ static void compute_line(FILE *f, const roof_frame *fr, const cJSON *c, double b
     text_at(f, b.x, b.y + 8, 0, "rlabel", text);
 }
 
+/* The start of a label of width w along the segment (X0,Y0)-(X1,Y1): the first of 12 places
+ * whose bounding box (of the rotated text) overlaps no earlier label; 0 when none is free. */
+static int label_along(label_set *ls, double X0, double Y0, double X1, double Y1, double w,
+                       double *lx, double *ly)
+{
+    double len = hypot(X1 - X0, Y1 - Y0), dx = (X1 - X0) / len, dy = (Y1 - Y0) / len;
+    for (int k = 0; k < 12; k++) {
+        double t = 0.02 + 0.07 * k, x = X0 + t * (X1 - X0), y = Y0 + t * (Y1 - Y0);
+        double ex = x + w * dx, ey = y + w * dy; /* the text's far end; it sits 4 px above the line */
+        box b = {fmin(x, ex), fmin(y, ey) - 14, fabs(ex - x) + 2, fabs(ey - y) + 14};
+        if (t * len + w > len + 40) /* the text would run past the line's end */
+            continue;
+        if (!overlaps(ls, &b)) {
+            *lx = x;
+            *ly = y;
+            remember(ls, b);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A label that found no room on its line: a colour swatch and the text in the right-hand
+ * column, at the first free row from the top. */
+static void label_in_key(FILE *f, label_set *ls, const char *text, const char *color, int dashed)
+{
+    box b = {RW - RR + 4, RT, 5.6 * (double)strlen(text) + 22, 11};
+    while (overlaps(ls, &b) && b.y < RH)
+        b.y += 11;
+    remember(ls, b);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>",
+            b.x, b.y + 5, b.x + 16, b.y + 5, color, dashed ? " stroke-dasharray=\"4 2\"" : "");
+    text_at(f, b.x + 20, b.y + 9, 0, "rlabel", text);
+}
+
 /* A bandwidth roof y = bw x up to the highest compute roof, clipped to the frame; its label
- * along the line at a staggered place. */
+ * along the line where it overlaps no other, else in the key column at the right. */
 static void bandwidth_line(FILE *f, const roof_frame *fr, const cJSON *c, double cmax, const char *color,
-                           int dashed, int idx, label_set *ls)
+                           int dashed, label_set *ls)
 {
     double bw = num_or_nan(c, "value");
     if (!(bw > 0))
@@ -228,13 +263,15 @@ static void bandwidth_line(FILE *f, const roof_frame *fr, const cJSON *c, double
             dashed ? " stroke-dasharray=\"6 4\"" : "");
     char text[160];
     ceiling_text(text, sizeof text, c);
-    double t = 0.03 + 0.19 * (idx % 5), lx = X0 + t * (X1 - X0), ly = Y0 + t * (Y1 - Y0);
-    double angle = atan2(Y1 - Y0, X1 - X0) * 57.29577951308232;
+    double angle = atan2(Y1 - Y0, X1 - X0), lx = X0, ly = Y0;
+    if (!label_along(ls, X0, Y0, X1, Y1, 5.6 * (double)strlen(text), &lx, &ly)) {
+        label_in_key(f, ls, text, color, dashed);
+        return;
+    }
     fprintf(f, "<text transform=\"translate(%.1f %.1f) rotate(%.1f)\" y=\"-4\" class=\"rlabel\" "
-               "fill=\"%s\">", lx, ly, angle, color);
+               "fill=\"%s\">", lx, ly, angle * 57.29577951308232, color);
     html_puts(f, text);
     fputs("</text>\n", f);
-    remember(ls, (box){lx, ly - 12, 30, 12});
 }
 
 static void roofs(FILE *f, const roof_frame *fr, const cJSON *rl, label_set *ls)
@@ -242,7 +279,7 @@ static void roofs(FILE *f, const roof_frame *fr, const cJSON *rl, label_set *ls)
     double cmax, bmin, bmax;
     extremes(rl, &cmax, &bmin, &bmax);
     static const char *const lists[] = {"ceilings", "theoretical"};
-    int k = 0, nb = 0;
+    int k = 0;
     for (int dashed = 0; dashed < 2; dashed++) {
         const cJSON *c;
         cJSON_ArrayForEach(c, rj_arr(rl, lists[dashed])) {
@@ -250,7 +287,7 @@ static void roofs(FILE *f, const roof_frame *fr, const cJSON *rl, label_set *ls)
             if (is_kind(c, "compute"))
                 compute_line(f, fr, c, bmax, color, dashed, ls);
             else if (is_kind(c, "bandwidth"))
-                bandwidth_line(f, fr, c, cmax, color, dashed, nb++, ls);
+                bandwidth_line(f, fr, c, cmax, color, dashed, ls);
         }
     }
 }
