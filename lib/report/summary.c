@@ -203,6 +203,24 @@ static void status_counts(FILE *f, const cJSON *dev)
                "</td></tr>\n", ok, unsupported, failed ? "st st-bad" : "", failed);
 }
 
+/* The roofline's verdicts at a glance (the section below has the plot). */
+static void roofline_counts(FILE *f, const cJSON *dev)
+{
+    const cJSON *p;
+    int n = 0, invalid = 0, unchecked = 0;
+    cJSON_ArrayForEach(p, rj_arr(rj_obj(dev, "roofline"), "points")) {
+        const char *v = rj_str(p, "verdict");
+        n++;
+        invalid += v && strcmp(v, "invalid") == 0;
+        unchecked += v && strcmp(v, "unchecked") == 0;
+    }
+    if (n == 0)
+        return;
+    fprintf(f, "<tr><th>Roofline</th><td>%d point(s): <span class=\"%s\">%d above "
+               "their roof</span>, %d with a roof not measured</td></tr>\n", n, invalid ? "st st-bad" : "",
+            invalid, unchecked);
+}
+
 void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc)
 {
     fputs("<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">\n", f);
@@ -222,6 +240,7 @@ void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, siz
             fputs("</tr>\n", f);
         }
         status_counts(f, c->col[i].dev);
+        roofline_counts(f, c->col[i].dev);
         fputs("</table></div>\n", f);
     }
     if (c->n == 0)
