@@ -25,7 +25,7 @@ static const char css[] =
     "svg.plot .grid{stroke:#e5e5e5}svg.plot .frame{fill:none;stroke:#888}"
     "code{font-size:12px}details code{font-size:11px;word-break:break-all}"
     "td{max-width:520px}summary{cursor:pointer}"
-    "svg.plot .reflabel{font-size:10px;fill:#444}svg.plot .rlabel{font-size:10px}svg.plot .plabel{font-size:10px;fill:#111}";
+    "svg.plot .reflabel{font-size:10px;fill:#444}svg.plot .rlabel{font-size:10px}svg.plot .plabel{font-size:10px;fill:#111}svg.plot .leader{stroke:#999;stroke-width:0.7}";
 
 static void th_esc(FILE *f, const char *s)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RW = 820, RH = 480, RL = 80, RR = 210, RT = 36, RB = 58, MAX_LABELS = 256 };
+enum { RW = 820, RH = 480, RL = 80, RR = 210, RT = 36, RB = 58, MAX_LABELS = 2048 };
 
 typedef struct roof_frame {
     double x0, x1, y0, y1; /* decades: log10 of the data range */
@@ -147,25 +147,31 @@ static void remember(label_set *ls, box b)
         ls->b[ls->n++] = b;
 }
 
-/* A label beside (x, y): the first of 18 places (right or left, stepping away vertically) that
- * overlaps no earlier label, else the first place. Returns the anchor in *ax, *ay, *end. */
-static void place(label_set *ls, double x, double y, size_t len, double *ax, double *ay, int *end)
+enum { PLACES = 40 };
+
+/* A label beside (x, y): the first of PLACES places (right or left, stepping away vertically
+ * one text row at a time) that overlaps no earlier label and stays inside the plot, else beside
+ * the point. Returns the anchor in *ax, *ay, *end; 1 when the label moved off the point's row
+ * (the caller draws a leader line). */
+static int place(label_set *ls, double x, double y, size_t len, double *ax, double *ay, int *end)
 {
     double w = 5.6 * (double)len + 2, h = 11;
-    for (int k = 0; k < 18; k++) {
+    for (int k = 0; k <= PLACES; k++) {
         int left = k % 2, j = k / 2;
         double dy = (j % 2 ? -1 : 1) * 11.0 * (double)((j + 1) / 2);
         box b = {left ? x - 7 - w : x + 7, y + dy - 8, w, h};
-        if (k == 17 || (!overlaps(ls, &b) && b.x > RL && b.x + b.w < RW - 4 && b.y > RT)) {
-            if (k == 17)
-                b = (box){x + 7, y - 8, w, h};
-            *end = k == 17 ? 0 : left;
-            *ax = *end ? x - 7 : x + 7;
+        int last = k == PLACES;
+        if (last || (!overlaps(ls, &b) && b.x > RL && b.x + b.w < RW - 4 && b.y > RT && b.y + h < RH - RB)) {
+            if (last)
+                b = (box){x + 7, y - 8, w, h}, left = 0, dy = 0;
+            *end = left;
+            *ax = left ? x - 7 : x + 7;
             *ay = b.y + 8;
             remember(ls, b);
-            return;
+            return fabs(dy) > 6;
         }
     }
+    return 0;
 }
 
 static void text_at(FILE *f, double x, double y, int end, const char *cls, const char *s)
@@ -219,16 +225,17 @@ static int label_along(label_set *ls, double X0, double Y0, double X1, double Y1
     double len = hypot(X1 - X0, Y1 - Y0), dx = (X1 - X0) / len, dy = (Y1 - Y0) / len;
     for (int k = 0; k < 12; k++) {
         double t = 0.02 + 0.07 * k, x = X0 + t * (X1 - X0), y = Y0 + t * (Y1 - Y0);
-        double ex = x + w * dx, ey = y + w * dy; /* the text's far end; it sits 4 px above the line */
-        box b = {fmin(x, ex), fmin(y, ey) - 14, fabs(ex - x) + 2, fabs(ey - y) + 14};
-        if (t * len + w > len + 40) /* the text would run past the line's end */
+        int free = t * len + w <= len + 40; /* the text must not run past the line's end */
+        /* the rotated text as small boxes along its baseline, 4 px above the line */
+        for (double s = 0; free && s < w; s += 10)
+            free = !overlaps(ls, &(box){x + s * dx - 2, y + s * dy - 14, 12, 14});
+        if (!free)
             continue;
-        if (!overlaps(ls, &b)) {
-            *lx = x;
-            *ly = y;
-            remember(ls, b);
-            return 1;
-        }
+        for (double s = 0; s < w; s += 10)
+            remember(ls, (box){x + s * dx - 2, y + s * dy - 14, 12, 14});
+        *lx = x;
+        *ly = y;
+        return 1;
     }
     return 0;
 }
@@ -331,7 +338,9 @@ static void points(FILE *f, const roof_frame *fr, const cJSON *rl, label_set *ls
         fputs(": ", f);
         html_puts(f, rj_str(p, "reason"));
         fputs("</title></circle>\n", f);
-        place(ls, x, ry(fr, perf), strlen(label), &ax, &ay, &end);
+        if (place(ls, x, ry(fr, perf), strlen(label), &ax, &ay, &end))
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"leader\"/>", x,
+                    ry(fr, perf), ax, ay - 3);
         text_at(f, ax, ay, end, "plabel", label);
     }
 }
