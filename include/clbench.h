@@ -327,8 +327,8 @@ void clb_apps_annotate(cJSON *results);
 cJSON *clb_roofline_model(const cJSON *device_entry);
 /* Post-pass after a device's rows are complete: sets entry.roofline and marks every row whose
  * point lies above its roof (beyond the tolerance) invalid, its number kept as
- * params.measured_value. */
-void clb_roofline_annotate(cJSON *device_entry);
+ * params.measured_value. Returns the number of rows it marked invalid. */
+int clb_roofline_annotate(cJSON *device_entry);
 
 /* ------------------------------------------------------------------ results document */
 

@@ -111,7 +111,7 @@ static void test_verdicts(const cJSON *rl)
 /* The post-pass: the invalid rows lose their number (kept as params.measured_value). */
 static void test_annotate(cJSON *entry)
 {
-    clb_roofline_annotate(entry);
+    CHECK(clb_roofline_annotate(entry) == 2); /* dram_above and above_compute */
     const cJSON *rl = rj_obj(entry, "roofline");
     CHECK(rl != NULL);
     const cJSON *bad = rj_find_result(entry, "app.a.dram_above"), *good = rj_find_result(entry, "app.a.dram_ok");
@@ -122,7 +122,7 @@ static void test_annotate(cJSON *entry)
     CHECK(rj_num(rj_obj(bad, "params"), "measured_value", &mv) && mv == 30);
     CHECK(rj_str(bad, "reason") && strstr(rj_str(bad, "reason"), "above the DRAM"));
     CHECK(rj_str(good, "status") && strcmp(rj_str(good, "status"), "ok") == 0);
-    clb_roofline_annotate(entry); /* again: replaces the object, no second one */
+    CHECK(clb_roofline_annotate(entry) == 0); /* again: no new invalid row, the object replaced */
     int n = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, entry) n += strcmp(it->string, "roofline") == 0;

@@ -383,17 +383,21 @@ static void invalidate(cJSON *r, const char *reason)
     cJSON_DeleteItemFromObjectCaseSensitive(r, "timer");
 }
 
-void clb_roofline_annotate(cJSON *dev)
+int clb_roofline_annotate(cJSON *dev)
 {
     cJSON *rl = cJSON_IsObject(dev) ? clb_roofline_model(dev) : NULL, *pt;
+    int marked = 0;
     if (!rl)
-        return;
+        return 0;
     cJSON_ArrayForEach(pt, cJSON_GetObjectItemCaseSensitive(rl, "points")) {
         const char *v = rj_str(pt, "verdict"), *row = rj_str(pt, "row");
         cJSON *r = row ? (cJSON *)rj_find_result(dev, row) : NULL;
-        if (r && v && strcmp(v, "invalid") == 0)
+        if (r && v && strcmp(v, "invalid") == 0) {
             invalidate(r, rj_str(pt, "reason"));
+            marked++;
+        }
     }
     cJSON_DeleteItemFromObjectCaseSensitive(dev, "roofline");
     cJSON_AddItemToObject(dev, "roofline", rl);
+    return marked;
 }
