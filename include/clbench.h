@@ -320,6 +320,15 @@ void clb_child_destroy(clb_child *c);
  * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
  * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */
 void clb_apps_annotate(cJSON *results);
+/* The empirical roofline of one device entry (docs/roofline.md): ceilings from its results
+ * (compute.*, memory.*), the physical limits as theoretical lines, every ok row with params.flops
+ * and params.bytes as a point with a verdict (ok, invalid, unchecked, host). Reads entry only;
+ * caller frees with cJSON_Delete. */
+cJSON *clb_roofline_model(const cJSON *device_entry);
+/* Post-pass after a device's rows are complete: sets entry.roofline and marks every row whose
+ * point lies above its roof (beyond the tolerance) invalid, its number kept as
+ * params.measured_value. Returns the number of rows it marked invalid. */
+int clb_roofline_annotate(cJSON *device_entry);
 
 /* The ladder tables (issue 14) of one device's results, after clb_apps_annotate: per app with
  * app rows, its rows in rung order (rows without a rung index last): status, value, speedup over
@@ -500,6 +509,13 @@ typedef struct clb_report_src {
  * devices side by side, a summary card per device, a plot per curve, every result. Every
  * string from the documents is HTML-escaped. */
 clb_error clb_report_html(FILE *f, const clb_report_src *src, size_t n);
+/* Options of the HTML report. provenance_paths: show absolute host paths (the executable, input
+ * and output files, cache files, environment values) as they are; 0 (the default, and what
+ * clb_report_html does) shows their last component only. */
+typedef struct clb_html_opts {
+    int provenance_paths;
+} clb_html_opts;
+clb_error clb_report_html_ex(FILE *f, const clb_report_src *src, size_t n, const clb_html_opts *o);
 /* One row per (file, device, result): file,device,name,status,value,unit,median,ci95_lo,
  * ci95_hi,cv,n,reason (RFC 4180 quoting). */
 clb_error clb_report_csv(FILE *f, const clb_report_src *src, size_t n);
@@ -515,6 +531,16 @@ typedef struct clb_plot_series {
 /* Writes an inline <svg> line plot of the series with axes, ticks (logarithmic x when the
  * first curve says x_log), axis labels and a legend. */
 void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title);
+/* A horizontal reference line in the y unit of the plot: a physical limit (dashed) or a peer
+ * measured in the same run (dotted), labelled on the line. */
+typedef struct clb_plot_ref {
+    double value;
+    const char *label;
+    int dashed; /* 1: physical limit, 0: same-run peer */
+} clb_plot_ref;
+/* clb_svg_plot with reference lines; the y range grows to show them. */
+void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
+                       const clb_plot_ref *refs, size_t nrefs);
 
 /* Outcome of clb_compare; the numbers are the exit codes of clbench compare. */
 enum { CLB_COMPARE_OK = 0, CLB_COMPARE_REGRESSION = 1, CLB_COMPARE_UNUSABLE = 2 };

@@ -13,7 +13,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
-       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S };
+       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -44,6 +44,7 @@ static const struct option long_opts[] = {
     {"workload", required_argument, NULL, OPT_WORKLOAD}, {"size", required_argument, NULL, OPT_SIZE},
     {"from", required_argument, NULL, OPT_FROM},         {"data-on", required_argument, NULL, OPT_DATA_ON},
     {"budget", required_argument, NULL, OPT_BUDGET_S},
+    {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -75,6 +76,7 @@ void cli_usage(FILE *f)
           "      --reference FILE      reference times (default data/suite_reference.json)\n"
           "      --sequential-only     only the sequential rows (what peers/suite_reference.sh measures)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
+          "      --provenance-paths    (report, run --html) show absolute host paths in the HTML as they are\n"
           "  compare BASE.json NEW.json [--threshold 5%]\n"
           "                            NEW/BASE ratios; exit 0 no regression, 1 regression, 2 unusable input\n"
           "  fleet-check RESULTS.json... [--threshold 5%]\n"
@@ -142,6 +144,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT: o->run.inject_fault = 1; break;
     case OPT_STRICT: o->strict = 1; break;
+    case OPT_PROVENANCE_PATHS: o->provenance_paths = 1; break;
     case OPT_REPS:
         if (!parse_double(arg, 1, 1e5, &v) || v != floor(v))
             return bad_value("--reps", arg, "an integer from 1 to 100000");

@@ -29,6 +29,7 @@ typedef struct cli_opts {
     int mpi;              /* run --mpi: one device per MPI rank, results gathered by rank 0 */
     int quiet;
     int strict;           /* run: exit 1 when a result is not ok/unsupported/inconclusive */
+    int provenance_paths; /* report, run --html: absolute host paths as they are */
     clb_run_opts run;
     /* suite (docs/suite.md) */
     int suite_full;            /* --full (the default mode; --quick picks the other) */

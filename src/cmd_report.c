@@ -22,11 +22,18 @@ static int write_one(const char *path, writer_fn fn, const clb_report_src *src, 
     return CLI_EXIT_OK;
 }
 
+/* The HTML report with host paths as they are (--provenance-paths). */
+static clb_error html_with_paths(FILE *f, const clb_report_src *src, size_t n)
+{
+    clb_html_opts h = {1};
+    return clb_report_html_ex(f, src, n, &h);
+}
+
 static int write_reports(const cli_opts *o, const clb_report_src *src, size_t n)
 {
     int rc = CLI_EXIT_OK;
     if (o->html)
-        rc = write_one(o->html, clb_report_html, src, n);
+        rc = write_one(o->html, o->provenance_paths ? html_with_paths : clb_report_html, src, n);
     if (o->csv && rc == CLI_EXIT_OK)
         rc = write_one(o->csv, clb_report_csv, src, n);
     if (o->markdown && rc == CLI_EXIT_OK)

@@ -361,6 +361,8 @@ cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *fai
     cJSON *entry = dr.entry ? dr.entry : fallback_entry(ref);
     cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
     cJSON_AddItemToObject(entry, "results", dr.results);
+    /* needs the device's complete rows and its derived limits; a point above its roof fails --strict */
+    dr.failed |= clb_roofline_annotate(entry) > 0;
     *failed = dr.failed;
     return entry;
 }
@@ -451,6 +453,7 @@ int cmd_run(const cli_opts *o)
         cJSON *entry = dr->entry ? dr->entry : fallback_entry(dr->ref);
         cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
         cJSON_AddItemToObject(entry, "results", dr->results);
+        failed |= clb_roofline_annotate(entry) > 0; /* a point above its roof fails --strict */
         if (n > 1)
             cJSON_AddBoolToObject(entry, "ran_concurrently", 1);
         if (doc)

@@ -24,7 +24,8 @@ static const char css[] =
     "svg.plot .ptitle{font-size:13px;font-weight:600}svg.plot .axis{font-size:12px}"
     "svg.plot .grid{stroke:#e5e5e5}svg.plot .frame{fill:none;stroke:#888}"
     "code{font-size:12px}details code{font-size:11px;word-break:break-all}"
-    "td{max-width:520px}summary{cursor:pointer}";
+    "td{max-width:520px}summary{cursor:pointer}"
+    "svg.plot .reflabel{font-size:10px;fill:#444}svg.plot .rlabel{font-size:10px}svg.plot .plabel{font-size:10px;fill:#111}svg.plot .leader{stroke:#999;stroke-width:0.7}";
 
 static void th_esc(FILE *f, const char *s)
 {
@@ -52,22 +53,40 @@ static void col_headers(FILE *f, const rep_cols *c, const clb_report_src *src, s
     fputs("</tr>\n", f);
 }
 
-/* A JSON value as text: strings as they are, numbers compact, anything else as JSON. */
-static void json_value(FILE *f, const cJSON *v)
+/* text, escaped; with strip, its absolute paths reduced to their last component. */
+static void text_paths(FILE *f, const char *text, int strip)
+{
+    char *copy = strip && text ? malloc(strlen(text) + 1) : NULL;
+    if (copy) {
+        memcpy(copy, text, strlen(text) + 1);
+        rep_strip_paths(copy);
+    }
+    html_puts(f, copy ? copy : text);
+    free(copy);
+}
+
+/* A JSON value as text: strings as they are, numbers compact, anything else as JSON; with
+ * strip, absolute paths shortened. */
+static void json_value_p(FILE *f, const cJSON *v, int strip)
 {
     char num[64];
     if (cJSON_IsString(v)) {
-        html_puts(f, v->valuestring);
+        text_paths(f, v->valuestring, strip);
     } else if (cJSON_IsNumber(v)) {
         snprintf(num, sizeof num, "%.15g", v->valuedouble);
         fputs(num, f);
     } else if (v) {
         char *text = cJSON_PrintUnformatted(v);
-        html_puts(f, text ? text : "?");
+        text_paths(f, text ? text : "?", strip);
         free(text);
     } else {
         fputs("<span class=\"na\">-</span>", f);
     }
+}
+
+static void json_value(FILE *f, const cJSON *v)
+{
+    json_value_p(f, v, 0);
 }
 
 static const char *const prov_keys[] = {"tool", "tool_version", "git_sha", "build_type", "date",
@@ -76,7 +95,7 @@ static const char *const host_keys[] = {"hostname", "os", "kernel", "machine", "
                                         "online_cpus"};
 
 /* One row: provenance[key] (or provenance.host[key]) of every file. */
-static void prov_row(FILE *f, const clb_report_src *src, size_t n, const char *key, int host)
+static void prov_row(FILE *f, const clb_report_src *src, size_t n, const char *key, int host, int strip)
 {
     fputs("<tr>", f);
     th_esc(f, key);
@@ -84,17 +103,22 @@ static void prov_row(FILE *f, const clb_report_src *src, size_t n, const char *k
         const cJSON *p = rj_obj(src[i].doc, "provenance");
         const cJSON *o = host ? rj_obj(p, "host") : p;
         fputs("<td>", f);
-        json_value(f, o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL);
+        json_value_p(f, o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL, strip);
         fputs("</td>", f);
     }
     fputs("</tr>\n", f);
 }
 
-static void provenance(FILE *f, const clb_report_src *src, size_t n)
+/* strip: host paths (the executable, output and input files, environment values) shortened to
+ * their last component, unless --provenance-paths. */
+static void provenance(FILE *f, const clb_report_src *src, size_t n, int strip)
 {
     fputs("<section id=\"provenance\"><h2>Provenance and system</h2><table>\n<tr><th>file</th>", f);
-    for (size_t i = 0; i < n; i++)
-        th_esc(f, src[i].name);
+    for (size_t i = 0; i < n; i++) {
+        fputs("<th>", f);
+        text_paths(f, src[i].name, strip);
+        fputs("</th>", f);
+    }
     fputs("</tr>\n<tr><th>schema_version</th>", f);
     for (size_t i = 0; i < n; i++) {
         fputs("<td>", f);
@@ -103,9 +127,9 @@ static void provenance(FILE *f, const clb_report_src *src, size_t n)
     }
     fputs("</tr>\n", f);
     for (size_t k = 0; k < sizeof prov_keys / sizeof prov_keys[0]; k++)
-        prov_row(f, src, n, prov_keys[k], 0);
+        prov_row(f, src, n, prov_keys[k], 0, strip);
     for (size_t k = 0; k < sizeof host_keys / sizeof host_keys[0]; k++)
-        prov_row(f, src, n, host_keys[k], 1);
+        prov_row(f, src, n, host_keys[k], 1, strip);
     fputs("</table></section>\n", f);
 }
 
@@ -210,7 +234,7 @@ enum { PARAMS_SHOWN = 4000 };
 
 /* The timer and the params (compact JSON, cut at PARAMS_SHOWN bytes on a UTF-8 character
  * boundary) in a <details> element: visible on demand, no script needed. */
-static void details(FILE *f, const cJSON *r, const rj_result *x)
+static void details(FILE *f, const cJSON *r, const rj_result *x, int strip)
 {
     const cJSON *params = rj_obj(r, "params");
     if (!*x->timer && cJSON_GetArraySize(params) == 0)
@@ -222,6 +246,8 @@ static void details(FILE *f, const cJSON *r, const rj_result *x)
         fputs("<br>", f);
     }
     char *text = params ? cJSON_PrintUnformatted(params) : NULL;
+    if (text && strip) /* cache files, libraries: no host paths unless asked */
+        rep_strip_paths(text);
     if (text && strlen(text) > PARAMS_SHOWN + 3) { /* room for "..." and the NUL */
         size_t cut = PARAMS_SHOWN;
         while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80)
@@ -238,7 +264,7 @@ static void details(FILE *f, const cJSON *r, const rj_result *x)
 }
 
 /* One cell of the results table; first: the same result in the first column (or NULL). */
-static void result_cell(FILE *f, const cJSON *r, const cJSON *first)
+static void result_cell(FILE *f, const cJSON *r, const cJSON *first, int strip)
 {
     char v[32];
     rj_result x;
@@ -262,11 +288,11 @@ static void result_cell(FILE *f, const cJSON *r, const cJSON *first)
         if (first != r)
             ratio_line(f, &x, first);
     }
-    details(f, r, &x);
+    details(f, r, &x, strip);
     fputs("</td>", f);
 }
 
-static void results(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc)
+static void results(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc, int strip)
 {
     fputs("<section id=\"results\"><h2>All results</h2><table>\n", f);
     col_headers(f, c, src, nsrc, "benchmark");
@@ -276,7 +302,7 @@ static void results(FILE *f, const rep_cols *c, const clb_report_src *src, size_
         fputs("</code></th>", f);
         for (size_t i = 0; i < c->n; i++)
             result_cell(f, rj_find_result(c->col[i].dev, c->names[k]),
-                        c->n > 1 ? rj_find_result(c->col[0].dev, c->names[k]) : NULL);
+                        c->n > 1 ? rj_find_result(c->col[0].dev, c->names[k]) : NULL, strip);
         fputs("</tr>\n", f);
     }
     if (c->nnames == 0)
@@ -286,6 +312,12 @@ static void results(FILE *f, const rep_cols *c, const clb_report_src *src, size_
 
 clb_error clb_report_html(FILE *f, const clb_report_src *src, size_t n)
 {
+    clb_html_opts o = {0};
+    return clb_report_html_ex(f, src, n, &o);
+}
+
+clb_error clb_report_html_ex(FILE *f, const clb_report_src *src, size_t n, const clb_html_opts *o)
+{
     rep_cols c;
     if (rep_cols_build(&c, src, n) != CLB_OK)
         return CLB_ERR_NOMEM;
@@ -294,14 +326,17 @@ clb_error clb_report_html(FILE *f, const clb_report_src *src, size_t n)
                "<h1>clbench report</h1>\n<p class=\"small\">%zu file(s), %zu device(s); generated "
                "by clbench %s (schema %s)</p>\n",
             css, n, c.n, CLB_VERSION, CLB_SCHEMA_VERSION);
-    provenance(f, src, n);
-    for (size_t i = 0; i < n; i++) /* `clbench suite` documents: the scores first */
+    /* What a reader wants first: a suite's scores, the headline figures, the roofline, then the
+     * groups; the device properties and the provenance close the page. */
+    for (size_t i = 0; i < n; i++)
         if (rj_obj(src[i].doc, "suite"))
             clb_suite_html(f, rj_obj(src[i].doc, "suite"));
-    devices(f, &c, src, n);
     rep_html_summary(f, &c, src, n);
+    rep_html_roofline(f, &c, src, n);
     rep_html_plots(f, &c, n);
-    results(f, &c, src, n);
+    results(f, &c, src, n, !o->provenance_paths);
+    devices(f, &c, src, n);
+    provenance(f, src, n, !o->provenance_paths);
     fputs("</body></html>\n", f);
     rep_cols_free(&c);
     return ferror(f) ? CLB_ERR_IO : CLB_OK;

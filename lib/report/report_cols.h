@@ -24,6 +24,20 @@ void rep_cols_free(rep_cols *c);
 void rep_html_status(FILE *f, const char *st, const char *reason);
 void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
 void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc);
+/* Reduces every absolute path in s to its last component, in place ("/home/u/r.json" ->
+ * "r.json"; "--json=/tmp/a.json" -> "--json=a.json"). lib/report/paths.c */
+void rep_strip_paths(char *s);
+/* The reference lines of the curve plot of result name in unit (lib/report/plot_refs.c): per
+ * device the physical limit (dashed) and the same-run peer (dotted). */
+enum { REP_MAX_REFS = 16 };
+typedef struct rep_refs {
+    clb_plot_ref r[REP_MAX_REFS];
+    char text[REP_MAX_REFS][200];
+    size_t n;
+} rep_refs;
+void rep_plot_refs(const rep_cols *c, const char *name, const char *unit, rep_refs *o);
+/* The roofline section (lib/report/roofline.c). */
+void rep_html_roofline(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc);
 /* params.efficiency (percent) and params.limit {value, unit} of result r, as the runner's
  * physical-limit guard wrote them; 0 when r has none. */
 int rep_limit_efficiency(const cJSON *r, double *pct, double *limit, const char **unit);

@@ -203,6 +203,24 @@ static void status_counts(FILE *f, const cJSON *dev)
                "</td></tr>\n", ok, unsupported, failed ? "st st-bad" : "", failed);
 }
 
+/* The roofline's verdicts at a glance (the section below has the plot). */
+static void roofline_counts(FILE *f, const cJSON *dev)
+{
+    const cJSON *p;
+    int n = 0, invalid = 0, unchecked = 0;
+    cJSON_ArrayForEach(p, rj_arr(rj_obj(dev, "roofline"), "points")) {
+        const char *v = rj_str(p, "verdict");
+        n++;
+        invalid += v && strcmp(v, "invalid") == 0;
+        unchecked += v && strcmp(v, "unchecked") == 0;
+    }
+    if (n == 0)
+        return;
+    fprintf(f, "<tr><th>Roofline</th><td>%d point(s): <span class=\"%s\">%d above "
+               "their roof</span>, %d with a roof not measured</td></tr>\n", n, invalid ? "st st-bad" : "",
+            invalid, unchecked);
+}
+
 void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, size_t nsrc)
 {
     fputs("<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">\n", f);
@@ -222,6 +240,7 @@ void rep_html_summary(FILE *f, const rep_cols *c, const clb_report_src *src, siz
             fputs("</tr>\n", f);
         }
         status_counts(f, c->col[i].dev);
+        roofline_counts(f, c->col[i].dev);
         fputs("</table></div>\n", f);
     }
     if (c->n == 0)
@@ -256,17 +275,71 @@ static void add_series(plot_set *ps, const cJSON *curve, const char *dev, int ma
     ps->n++;
 }
 
-static void collect(plot_set *ps, const rep_cols *c, const char *name)
+static int same_unit(const cJSON *curve, const char *unit)
+{
+    const char *u = rj_str(curve, "y_unit");
+    return strcmp(u ? u : "", unit) == 0;
+}
+
+/* The ok result's curves whose y unit is unit ("" for none): one axis per plot. */
+static void collect(plot_set *ps, const rep_cols *c, const char *name, const char *unit)
 {
     for (size_t i = 0; i < c->n; i++) {
         const cJSON *r = rj_find_result(c->col[i].dev, name), *p = rj_obj(r, "params"), *curve;
         const char *st = rj_str(r, "status");
         if (!p || !st || strcmp(st, "ok") != 0) /* only validated numbers are plotted */
             continue;
-        add_series(ps, rj_obj(p, "curve"), c->col[i].name, c->n > 1);
+        if (same_unit(rj_obj(p, "curve"), unit))
+            add_series(ps, rj_obj(p, "curve"), c->col[i].name, c->n > 1);
         cJSON_ArrayForEach(curve, rj_arr(p, "curves"))
-            add_series(ps, curve, c->col[i].name, c->n > 1);
+            if (same_unit(curve, unit))
+                add_series(ps, curve, c->col[i].name, c->n > 1);
     }
+}
+
+enum { MAX_UNITS = 8 };
+
+/* The distinct y units of a result's curves over every device, in first-seen order. */
+static size_t curve_units(const rep_cols *c, const char *name, const char **units)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const cJSON *p = rj_obj(rj_find_result(c->col[i].dev, name), "params"), *curve;
+        const cJSON *one = rj_obj(p, "curve");
+        for (int k = -1; k < cJSON_GetArraySize(rj_arr(p, "curves")); k++) {
+            curve = k < 0 ? one : cJSON_GetArrayItem(rj_arr(p, "curves"), k);
+            if (!cJSON_IsObject(curve))
+                continue;
+            const char *u = rj_str(curve, "y_unit");
+            u = u ? u : "";
+            size_t j = 0;
+            while (j < n && strcmp(units[j], u) != 0)
+                j++;
+            if (j == n && n < MAX_UNITS)
+                units[n++] = u;
+        }
+    }
+    return n;
+}
+
+/* One plot: the curves of result name in unit, with the reference lines of every device. */
+static int unit_plot(FILE *f, const rep_cols *c, const char *name, const char *unit, int several)
+{
+    plot_set ps;
+    rep_refs refs;
+    char title[200];
+    memset(&ps, 0, sizeof ps);
+    collect(&ps, c, name, unit);
+    if (ps.n > 0) {
+        rep_plot_refs(c, name, unit, &refs);
+        snprintf(title, sizeof title, several ? "%s (%s)" : "%s", name, unit);
+        fputs("<figure>", f);
+        clb_svg_plot_refs(f, ps.s, ps.n, title, refs.r, refs.n);
+        fputs("</figure>\n", f);
+    }
+    for (size_t i = 0; i < ps.n; i++)
+        free(ps.labels[i]);
+    return ps.n > 0;
 }
 
 void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc)
@@ -275,17 +348,10 @@ void rep_html_plots(FILE *f, const rep_cols *c, size_t nsrc)
     int any = 0;
     fputs("<section id=\"plots\"><h2>Plots</h2><div class=\"plots\">\n", f);
     for (size_t k = 0; k < c->nnames; k++) {
-        plot_set ps;
-        memset(&ps, 0, sizeof ps);
-        collect(&ps, c, c->names[k]);
-        if (ps.n > 0) {
-            fputs("<figure>", f);
-            clb_svg_plot(f, ps.s, ps.n, c->names[k]);
-            fputs("</figure>\n", f);
-            any = 1;
-        }
-        for (size_t i = 0; i < ps.n; i++)
-            free(ps.labels[i]);
+        const char *units[MAX_UNITS];
+        size_t nu = curve_units(c, c->names[k], units);
+        for (size_t u = 0; u < nu; u++)
+            any |= unit_plot(f, c, c->names[k], units[u], nu > 1);
     }
     if (!any)
         fputs("<p class=\"na\">no result in the input carries a curve</p>\n", f);

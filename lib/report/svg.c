@@ -211,6 +211,7 @@ static void legend(FILE *f, const clb_plot_series *s, size_t n)
     for (size_t k = 0; k < n; k++) {
         double y = PH + (double)k * LEGEND_ROW;
         const char *label = s[k].label ? s[k].label : rj_str(s[k].curve, "label");
+        label = label && *label ? label : rj_str(s[k].curve, "y_name"); /* never an empty entry */
         fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
                 ML, y - 4, ML + 24, y - 4, palette[k % (sizeof palette / sizeof palette[0])]);
         fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"legend\">", ML + 30, y);
@@ -219,7 +220,32 @@ static void legend(FILE *f, const clb_plot_series *s, size_t n)
     }
 }
 
+/* The reference lines inside the frame, each labelled at the right end above its line. */
+static void ref_lines(FILE *f, const plot_frame *fr, const clb_plot_ref *refs, size_t nrefs)
+{
+    double last_y = -1e9;
+    for (size_t i = 0; i < nrefs; i++) {
+        double v = refs[i].value, y = py(fr, v);
+        if (!isfinite(v) || v < fr->y0 || v > fr->y1)
+            continue;
+        fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\" "
+                   "stroke-dasharray=\"%s\" class=\"ref\"/>", ML, y, PW - MR, y,
+                refs[i].dashed ? "#555" : "#8a5a00", refs[i].dashed ? "7 4" : "2 3");
+        double ty = fabs(y - 3 - last_y) < 11 ? last_y + 11 : y - 3; /* close lines: stagger */
+        fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"reflabel\">", PW - MR - 4, ty);
+        html_puts(f, refs[i].label);
+        fputs("</text>\n", f);
+        last_y = ty;
+    }
+}
+
 void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title)
+{
+    clb_svg_plot_refs(f, s, n, title, NULL, 0);
+}
+
+void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
+                       const clb_plot_ref *refs, size_t nrefs)
 {
     const cJSON *first = n ? s[0].curve : NULL;
     double base = axis_base(first);
@@ -235,7 +261,12 @@ void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title
         fprintf(f, "<text x=\"%d\" y=\"%d\">no plottable points</text>\n</svg>\n", ML, PH / 2);
         return;
     }
+    for (size_t i = 0; i < nrefs; i++) /* the range shows every reference line */
+        if (isfinite(refs[i].value) && refs[i].value > fr.y1 - 0.05 * (fr.y1 - fr.y0) &&
+            refs[i].value < 20 * fr.y1) /* far above: the curves would flatten; not drawn */
+            fr.y1 = refs[i].value + 0.08 * (refs[i].value - fr.y0);
     axes(f, &fr);
+    ref_lines(f, &fr, refs, nrefs);
     for (size_t k = 0; k < n; k++)
         series(f, &fr, s[k].curve, palette[k % (sizeof palette / sizeof palette[0])]);
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"axis\">", (ML + PW - MR) / 2,

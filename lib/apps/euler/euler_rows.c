@@ -176,11 +176,18 @@ void eu_record(clb_result *res, const eu_state *s, double ns)
     clb_param_num(res, "flops_per_component_step", fpu);
     clb_param_num(res, "effective_bandwidth_gbs", bpu / ns);
     clb_param_num(res, "gflops", fpu / ns);
+    /* The roofline's point (docs/roofline.md): one run's counted flops and global bytes; the
+     * working set is the two device arrays of n values. */
+    clb_param_num(res, "flops", fpu * (double)s->o.n * (double)s->steps);
+    clb_param_num(res, "bytes", bpu * (double)s->o.n * (double)s->steps);
+    clb_param_num(res, "working_set_bytes", 2.0 * (double)s->o.n * (double)s->elem);
     clb_param_num(res, "max_rel_error", s->err);
     clb_param_num(res, "tolerance", s->tol);
     clb_param_num(res, "validated_components", (double)s->rcount);
-    if (is_host(s->row->kind))
+    if (is_host(s->row->kind)) {
         clb_param_num(res, "threads", s->row->kind == EU_SEQ ? 1 : s->threads);
+        clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
+    }
     else if (s->row->kind != EU_SWEEP) /* a sweep's configuration is its best point */
         eu_cl_params(res, s);
 }

@@ -332,6 +332,7 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
     eu_record(res, s, res->value);
     cJSON_DeleteItemFromObject(res->params, "bytes_per_component_step"); /* depend on the point */
     cJSON_DeleteItemFromObject(res->params, "effective_bandwidth_gbs");
+    cJSON_DeleteItemFromObject(res->params, "bytes"); /* no roofline point: bytes depend on the point */
     clb_param_str(res, "best_variant", b.variant);
     clb_param_num(res, "best_local_size", (double)b.lsize);
     clb_param_num(res, "best_work_groups", (double)b.groups);

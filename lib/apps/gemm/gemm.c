@@ -30,6 +30,7 @@ static void common_params(clb_ctx *c, const gemm_arg *a, size_t n, const char *v
     clb_param_str(c->res, "variant", variant);
     clb_param_num(c->res, "n", (double)n);
     clb_param_str(c->res, "layout", "row-major, C = A B, square");
+    gemm_roof_params(c->res, n, a->prec);
 }
 
 /* ---- host rows ---- */

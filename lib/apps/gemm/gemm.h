@@ -28,4 +28,8 @@ clb_error gemm_check(const gemm_mats *m, const void *c, size_t ldc, uint64_t see
 clb_error gemm_mats_init(gemm_mats *m, size_t n, size_t prec, uint64_t seed, clb_diag *d);
 void gemm_mats_free(gemm_mats *m);
 
+/* The roofline's point (docs/roofline.md): params flops = 2 n^3 and bytes = working_set_bytes =
+ * 3 n^2 prec (A, B read and C written once: the compulsory traffic). */
+void gemm_roof_params(clb_result *res, size_t n, size_t prec);
+
 #endif

@@ -148,3 +148,11 @@ void gemm_mats_free(gemm_mats *m)
     free(m->b);
     m->a = m->b = NULL;
 }
+
+void gemm_roof_params(clb_result *res, size_t n, size_t prec)
+{
+    double nn = (double)n, bytes = 3.0 * nn * nn * (double)prec;
+    clb_param_num(res, "flops", 2.0 * nn * nn * nn);
+    clb_param_num(res, "bytes", bytes);
+    clb_param_num(res, "working_set_bytes", bytes);
+}

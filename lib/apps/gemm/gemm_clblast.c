@@ -98,6 +98,7 @@ clb_error gemm_clblast_run(clb_ctx *c, clb_result *res)
     clb_param_str(res, "app", a->prec == 4 ? "sgemm" : "dgemm");
     clb_param_str(res, "variant", "clblast");
     clb_param_num(res, "n", (double)n);
+    gemm_roof_params(res, n, a->prec);
     clb_param_str(res, "library", "libclblast.so.1 (CLBlastSgemm/CLBlastDgemm, row-major)");
     clb_param_str(res, "peer_row", a->prec == 4 ? "compute.fp32.fma" : "compute.fp64.fma");
     app_timing t = {&s, blast_once, 2.0 * (double)n * (double)n * (double)n, 1e-9, "GFLOP/s",

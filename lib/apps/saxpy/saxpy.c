@@ -257,6 +257,9 @@ static clb_error sweep(saxpy_state *s, const size_t *n, size_t k, double *sample
     clb_param_num(s->c->res, "elements_per_s", ys[k - 1] * 1e9 / 12.0);
     clb_param_num(s->c->res, "n", (double)n[k - 1]);
     clb_param_num(s->c->res, "working_set_bytes", xs[k - 1]);
+    /* The roofline's point (docs/roofline.md): one multiply-add per element, 12 bytes moved. */
+    clb_param_num(s->c->res, "flops", 2.0 * (double)n[k - 1]);
+    clb_param_num(s->c->res, "bytes", 12.0 * (double)n[k - 1]);
     return CLB_OK;
 }
 
