@@ -150,6 +150,20 @@ static void result_params(clb_result *res, const mcpi_state *s)
     clb_param_num(res, "pi_abs_error", fabs(pi - 3.14159265358979323846));
 }
 
+/* Integer operations per sample (docs/roofline.md): two getRandom calls of three LCG steps
+ * (mul + add), three shifts, three masks, two shifts and two xors = 16 each. The five float
+ * operations of the inside test are left out: the integer work bounds the kernel. */
+#define MCPI_OPS_PER_SAMPLE 32.0
+
+/* The roofline point: compute-only (no global traffic but the count), on the int32 roof. */
+static void roofline_params(clb_result *res, uint64_t n)
+{
+    clb_param_num(res, "flops", MCPI_OPS_PER_SAMPLE * (double)n);
+    clb_param_num(res, "bytes", 0);
+    clb_param_str(res, "roof_precision", "int32");
+    clb_param_num(res, "giops", res->value * MCPI_OPS_PER_SAMPLE);
+}
+
 static clb_error mcpi_run(clb_ctx *c, clb_result *res)
 {
     const mcpi_kind *kind = c->bench->arg;
@@ -173,8 +187,10 @@ static clb_error mcpi_run(clb_ctx *c, clb_result *res)
     app_timing t = {&s, once, (double)s.n, 1e-9, "Gsamples/s",
                     host ? "wall_clock_monotonic, one host run" : "cl_event_profiling START->END, wall-clock checked",
                     s.count, 2 * sizeof(cl_uint)};
-    if (app_measure(c, &t) == CLB_OK)
+    if (app_measure(c, &t) == CLB_OK) {
         result_params(res, &s);
+        roofline_params(res, s.n);
+    }
 cleanup:
     clb_release_mem(s.count);
     clb_release_kernel(s.k);

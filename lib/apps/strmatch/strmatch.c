@@ -198,8 +198,15 @@ static clb_error sm_run(clb_ctx *c, clb_result *res)
     app_timing t = {&s, once, (double)s.in.len * (double)s.in.npat, 1e-9, "GB/s",
                     host ? "wall_clock_monotonic, one host run" : "cl_event_profiling START->END, wall-clock checked",
                     s.first, s.in.npat * sizeof(cl_uint)};
-    if (app_measure(c, &t) == CLB_OK)
+    if (app_measure(c, &t) == CLB_OK) {
         cJSON_AddItemToObject(res->params, "positions", positions(s.got, s.in.npat));
+        /* The roofline point (docs/roofline.md): at least one character comparison per start
+         * position and pattern (a lower bound of the work), the text and patterns read once. */
+        clb_param_num(res, "flops", (double)s.in.len * (double)s.in.npat);
+        clb_param_num(res, "bytes", (double)s.in.len + (double)(s.in.npat * s.in.m));
+        clb_param_str(res, "roof_precision", "int32");
+        clb_param_num(res, "giops", res->value);
+    }
 cleanup:
     clb_release_mem(s.text);
     clb_release_mem(s.pats);
