@@ -137,6 +137,7 @@ static clb_error sizes(const saxpy_state *s, size_t *n, size_t *count, clb_diag 
         top *= 4;
     if (s->c->opts->quick)
         top = (size_t)1 << 19;
+    top = clb_shrink_size(s->c, top, (size_t)1 << 15); /* halved after an allocation failure */
     for (size_t e = (size_t)1 << 15; e <= top && k < MAX_POINTS; e *= 4)
         n[k++] = e;
     *count = k;
