@@ -44,6 +44,18 @@ static int cache_path(char *buf, size_t len)
     return 1;
 }
 
+/* The cache from text[0..len): an object, or an empty one when the text is not (a damaged
+ * cache is searched again and rewritten, never trusted). */
+static cJSON *cache_parse(const char *text, size_t len)
+{
+    cJSON *j = cJSON_ParseWithLength(text, len);
+    if (!cJSON_IsObject(j)) {
+        cJSON_Delete(j);
+        j = cJSON_CreateObject();
+    }
+    return j;
+}
+
 static cJSON *cache_load(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -55,14 +67,10 @@ static cJSON *cache_load(const char *path)
     if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n < (1L << 24) &&
         fseek(f, 0, SEEK_SET) == 0 && (text = calloc((size_t)n + 1, 1)) &&
         fread(text, 1, (size_t)n, f) == (size_t)n)
-        j = cJSON_Parse(text);
+        j = cache_parse(text, (size_t)n);
     fclose(f);
     free(text);
-    if (!cJSON_IsObject(j)) {
-        cJSON_Delete(j);
-        j = cJSON_CreateObject();
-    }
-    return j;
+    return j ? j : cJSON_CreateObject();
 }
 
 /* Written to a temporary file and renamed, so a concurrent reader never sees half a file. */
@@ -102,15 +110,38 @@ static unsigned *field(gemm_blk *b, size_t i)
     return p[i];
 }
 
+/* An entry is used only when it is one of the candidates the search may pick: an entry edited
+ * by hand or written by another version never reaches the kernel builder. */
 static int from_json(const cJSON *o, gemm_blk *b)
 {
+    gemm_blk t;
+    memset(&t, 0, sizeof t);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, fields[i]);
-        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4096)
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 4096) ||
+            v->valuedouble != (double)(unsigned)v->valuedouble)
             return 0;
-        *field(b, i) = (unsigned)v->valueint;
+        *field(&t, i) = (unsigned)v->valuedouble;
     }
-    return 1;
+    for (size_t k = 0; k < NCAND; k++) {
+        gemm_blk cand = candidates[k];
+        size_t i = 0;
+        while (i < sizeof fields / sizeof fields[0] && *field(&cand, i) == *field(&t, i))
+            i++;
+        if (i == sizeof fields / sizeof fields[0]) {
+            *b = t;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int gemm_tune_cache_parse(const char *text, size_t len, const char *key, gemm_blk *out)
+{
+    cJSON *cache = cache_parse(text, len);
+    int ok = cache && from_json(cJSON_GetObjectItemCaseSensitive(cache, key), out);
+    cJSON_Delete(cache);
+    return ok;
 }
 
 static cJSON *to_json(gemm_blk b, double gflops, size_t n)
