@@ -495,6 +495,13 @@ clb_error clb_doc_write(const cJSON *doc, const char *path, clb_diag *d);
 cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d);
 /* Reads path and parses it with clb_doc_parse. Caller frees with cJSON_Delete. */
 cJSON *clb_doc_load(const char *path, clb_diag *d);
+/* Like clb_doc_parse / clb_doc_load, but builds only the members on the given paths (at most 32)
+ * and checks the rest for well-formed JSON without building it: "devices/#/results/#/name",
+ * '#' for every array element; a path keeps the whole subtree below it. For large files whose
+ * readers need a few fields (fleet-check). */
+cJSON *clb_doc_parse_paths(const char *text, size_t len, const char *name,
+                           const char *const *paths, size_t npaths, clb_diag *d);
+cJSON *clb_doc_load_paths(const char *path, const char *const *paths, size_t npaths, clb_diag *d);
 /* CLB_OK when doc is an object whose schema_version has this tool's major version and whose
  * devices is an array; otherwise CLB_ERR_USAGE with the reason in d. */
 clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d);
@@ -566,6 +573,8 @@ void clb_fleet_opts_default(clb_fleet_opts *o);
  * of flags, or -1 with d filled. */
 long clb_fleet_check(FILE *f, const clb_report_src *src, size_t n, const clb_fleet_opts *o,
                      clb_diag *d);
+/* Reads a results file with only the members clb_fleet_check uses (clb_doc_load_paths). */
+cJSON *clb_fleet_load(const char *path, clb_diag *d);
 
 
 /* ------------------------------------------------------------------ suite scores (docs/suite.md) */

@@ -20,42 +20,48 @@ def median_se(r):
     return 1.2533 * cv / math.sqrt(n)
 
 
-def make(real, n, faults, seed, min_fault, max_spread):
+def make(real, n, faults, seed, min_fault, max_spread, out_path):
+    """Writes the fleet to out_path one device at a time (10,000 devices are ~2 GB); returns the truth."""
     rnd = random.Random(seed)
     doc = json.load(open(real))
     base = doc["devices"][0]
     ok = [r for r in base["results"] if r["status"] == "ok" and r.get("value")]
     targets = [r for r in ok if ((r.get("stats") or {}).get("cv") or 1) < max_spread] or ok
-    out = {k: v for k, v in doc.items() if k != "devices"}
-    out["devices"] = []
+    head = {k: v for k, v in doc.items() if k != "devices"}
     planted = {}
     victims = rnd.sample(range(n), min(faults, n))
     for v in victims:
         r = rnd.choice(targets)
         planted[v] = {"result": r["name"], "slowdown": round(rnd.uniform(min_fault, 0.30), 3),
                       "spread_cv": (r.get("stats") or {}).get("cv")}
-    for i in range(n):
-        d = copy.deepcopy(base)
-        d["node"], d["rank"] = f"node{i // 8:04d}", i
-        d["selection"] = {"platform_index": 0, "device_index": i % 8}
-        for r in d["results"]:
-            r["samples"] = []
-            if r["status"] != "ok" or not r.get("value"):
-                continue
-            f = 1.0 + rnd.gauss(0.0, median_se(r))
-            p = planted.get(i)
-            if p and p["result"] == r["name"]:
-                worse = 1.0 - p["slowdown"] if r.get("better") != "lower" else 1.0 + p["slowdown"]
-                f *= worse
-            r["value"] *= f
-            st = r.get("stats")
-            if st:
-                for k in ("min", "max", "median", "mean"):
-                    if isinstance(st.get(k), (int, float)):
-                        st[k] *= f
-                st["ci95"] = [x * f if isinstance(x, (int, float)) else x for x in st.get("ci95", [])]
-        out["devices"].append(d)
-    return out, planted
+    with open(out_path, "w") as out:
+        out.write(json.dumps(head)[:-1] + ', "devices": [')
+        for i in range(n):
+            out.write((", " if i else "") + json.dumps(device(base, i, rnd, planted.get(i))))
+        out.write("]}")
+    return planted
+
+
+def device(base, i, rnd, p):
+    d = copy.deepcopy(base)
+    d["node"], d["rank"] = f"node{i // 8:04d}", i
+    d["selection"] = {"platform_index": 0, "device_index": i % 8}
+    for r in d["results"]:
+        r["samples"] = []
+        if r["status"] != "ok" or not r.get("value"):
+            continue
+        f = 1.0 + rnd.gauss(0.0, median_se(r))
+        if p and p["result"] == r["name"]:
+            worse = 1.0 - p["slowdown"] if r.get("better") != "lower" else 1.0 + p["slowdown"]
+            f *= worse
+        r["value"] *= f
+        st = r.get("stats")
+        if st:
+            for k in ("min", "max", "median", "mean"):
+                if isinstance(st.get(k), (int, float)):
+                    st[k] *= f
+            st["ci95"] = [x * f if isinstance(x, (int, float)) else x for x in st.get("ci95", [])]
+    return d
 
 
 def evaluate(fc_out, truth, real):
@@ -83,9 +89,8 @@ def main(a):
         sys.exit(__doc__)
     opt = lambda k, d: type(d)(a[a.index(k) + 1]) if k in a else d
     n = int(a[1])
-    out, planted = make(a[0], n, opt("--faults", max(1, n // 50)), opt("--seed", 1), opt("--min-fault", 0.05),
-                        opt("--max-spread", 1.0))
-    json.dump(out, open(a[2], "w"))
+    planted = make(a[0], n, opt("--faults", max(1, n // 50)), opt("--seed", 1), opt("--min-fault", 0.05),
+                   opt("--max-spread", 1.0), a[2])
     json.dump(planted, open(a[3], "w"), indent=1)
 
 

@@ -17,7 +17,7 @@ int cmd_fleet_check(const cli_opts *o)
     int rc = docs && src ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
         clb_diag d;
-        if (!(docs[i] = clb_doc_load(o->patterns[i], &d))) {
+        if (!(docs[i] = clb_fleet_load(o->patterns[i], &d))) {
             fprintf(stderr, "clbench: %s\n", d.msg);
             rc = CLI_EXIT_USAGE;
         }

@@ -237,9 +237,45 @@ static void run_batch(device_run *dr, const clb_bench **b, size_t n)
 
 static cJSON *fallback_entry(const clb_device_ref *r);
 
+/* CLBENCH_ISOLATION=off (measurement of the isolation's cost only, docs/measurement.md): every
+ * row in this process, on one device opened once; a crash ends the whole run. */
+static int isolation_off(void)
+{
+    const char *v = getenv("CLBENCH_ISOLATION");
+    return v && strcmp(v, "off") == 0;
+}
+
+static void run_in_process(device_run *dr, const clb_bench **rows, size_t n)
+{
+    clb_device *dev = NULL;
+    if (cli_open_device(dr->ref, &dev) != CLI_EXIT_OK) {
+        for (size_t i = 0; i < n; i++)
+            record_lost(dr, rows[i], CLB_STATUS_ERROR, "the device could not be opened");
+        return;
+    }
+    if (dr->want_entry && !dr->entry) {
+        cJSON *doc = clb_doc_create(0, NULL);
+        cJSON *e = doc ? clb_doc_add_device(doc, dev, clb_derived_json(dev)) : NULL;
+        dr->entry = e ? cJSON_Duplicate(e, 1) : NULL;
+        cJSON_Delete(doc);
+    }
+    for (size_t i = 0; i < n && !stop_signal; i++) {
+        clb_result res;
+        if (clb_bench_run(dev, rows[i], &dr->o->run, &res) != CLB_OK)
+            continue;
+        record(dr, &res);
+        clb_result_free(&res);
+    }
+    clb_device_destroy(dev);
+}
+
 /* Runs the benchmarks rows[0..n) on one device, one worker per group. */
 static void run_rows(device_run *dr, const clb_bench **rows, size_t n)
 {
+    if (isolation_off()) {
+        run_in_process(dr, rows, n);
+        return;
+    }
     size_t start = 0, seen = 0;
     for (size_t i = 1; i <= n && !stop_signal; i++) {
         if (i < n && strcmp(rows[i]->group, rows[start]->group) == 0)

@@ -4,7 +4,7 @@
  * parent keeps every result finished before a crash. Not for people: no table, no files.
  * CLBENCH_FAULT=NAME:KIND (tests) makes the worker fail before benchmark NAME: KIND is segv,
  * abort, hang, exit, lost (with CLBENCH_FAULT_STATE=FILE: the device is reported lost once),
- * alloc, build, stall (src/fault.c) or wrong (a corrupted kernel output). */
+ * alloc, alloc_above=BYTES, build, stall (src/fault.c) or wrong (a corrupted kernel output). */
 #include "cli.h"
 
 #include <signal.h>

@@ -3,12 +3,15 @@
  * library's calls resolve to these definitions; each forwards to the real function (found with
  * dlsym(RTLD_NEXT)) unless the fault is armed for the benchmark now running:
  *   alloc  clCreateBuffer fails with CL_MEM_OBJECT_ALLOCATION_FAILURE
+ *   alloc_above=BYTES  the same for buffers larger than BYTES only (a device with less memory:
+ *          the row shrinks its size and retries, docs/measurement.md)
  *   build  clBuildProgram fails with CL_BUILD_PROGRAM_FAILURE
  *   stall  clFinish and clWaitForEvents never return (a kernel that never ends) */
 #define _GNU_SOURCE
 #include "cli.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,7 +41,8 @@ static void stall(void)
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t size,
                                                void *host, cl_int *err)
 {
-    if (is_armed("alloc")) {
+    const char *above = armed && strncmp(armed, "alloc_above=", 12) == 0 ? armed + 12 : NULL;
+    if (is_armed("alloc") || (above && (double)size > strtod(above, NULL))) {
         if (err)
             *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
         return NULL;

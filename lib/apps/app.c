@@ -69,11 +69,11 @@ size_t app_size(const clb_ctx *c, const char *env, size_t quick_n, size_t cpu_n,
         char *end = NULL;
         unsigned long long n = strtoull(v, &end, 10);
         if (end && *end == '\0' && n > 0)
-            return (size_t)n;
+            return clb_shrink_size(c, (size_t)n, 16);
     }
-    if (c->opts->quick)
-        return quick_n;
-    return (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) ? cpu_n : gpu_n;
+    size_t n = c->opts->quick ? quick_n
+               : (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) ? cpu_n : gpu_n;
+    return clb_shrink_size(c, n, 16); /* halved after an allocation failure */
 }
 
 unsigned app_host_threads(void)

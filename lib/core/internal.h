@@ -4,6 +4,16 @@
 
 #include "clbench.h"
 
+/* Shrink-and-retry (docs/measurement.md): clb_bench_run runs a row again with its size halved
+ * when its buffers could not be allocated, while clb_shrink_size says a halving is left. */
+typedef struct clb_shrink {
+    unsigned halvings; /* applied in this attempt */
+    int more;          /* clb_shrink_size: one more halving stays at or above the floor */
+    size_t from, to;   /* clb_shrink_size's last planned and shrunk sizes */
+    char reason[256];  /* why the previous attempt failed */
+} clb_shrink;
+#define CLB_SHRINK_MAX 3 /* halvings: the smallest size tried is 1/8 of the planned one */
+
 /* The context one benchmark runs in. */
 struct clb_ctx {
     clb_device *dev;
@@ -11,7 +21,15 @@ struct clb_ctx {
     const clb_run_opts *opts;
     clb_result *res;
     clb_diag diag;
+    clb_shrink *shrink; /* NULL: no retries (contexts made outside clb_bench_run) */
 };
+
+/* The size a row allocates: planned halved for each retry of this run, never below floor (nor
+ * planned / 8); clb_bench_run records a shrunk size in params (size_shrunk_from, size_shrunk_to,
+ * size_shrunk_reason). planned and floor in the row's own unit (bytes, elements, n). */
+size_t clb_shrink_size(const clb_ctx *c, size_t planned, size_t floor);
+/* 1 when d records a failure that a smaller allocation may avoid. */
+int clb_alloc_failed(const clb_diag *d);
 
 /* Releases that accept NULL, for cleanup blocks: the OpenCL calls reject a NULL handle. */
 static inline void clb_release_mem(cl_mem m)

@@ -269,8 +269,26 @@ clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts 
         clb_result_fail(res, CLB_STATUS_UNSUPPORTED, missing);
         return CLB_OK;
     }
-    clb_ctx c = {.dev = dev, .bench = b, .opts = o, .res = res};
-    clb_error e = b->run(&c, res);
+    clb_shrink sh = {0, 0, 0, 0, ""};
+    clb_ctx c;
+    clb_error e;
+    for (;;) { /* shrink-and-retry: clb_shrink_size halves the size of the next attempt */
+        c = (clb_ctx){.dev = dev, .bench = b, .opts = o, .res = res, .shrink = &sh};
+        e = b->run(&c, res);
+        if (e == CLB_OK || !sh.more || !clb_alloc_failed(&c.diag))
+            break;
+        clb_diag_format(&c.diag, sh.reason, sizeof sh.reason);
+        sh.halvings++;
+        sh.more = 0;
+        clb_result_free(res);
+        if (clb_result_init(res, b->name, b->group) != CLB_OK)
+            return CLB_ERR_NOMEM;
+    }
+    if (sh.halvings > 0) { /* here, not in the row: rows may replace their params */
+        clb_param_num(res, "size_shrunk_from", (double)sh.from);
+        clb_param_num(res, "size_shrunk_to", (double)sh.to);
+        clb_param_str(res, "size_shrunk_reason", sh.reason);
+    }
     if (e != CLB_OK) {
         char why[sizeof res->reason];
         clb_diag_format(&c.diag, why, sizeof why);

@@ -62,6 +62,19 @@ static size_t nesting_depth(const char *t, size_t len)
     return max;
 }
 
+clb_error clb_doc_syntax_error(const char *text, size_t len, size_t pos, const char *name, clb_diag *d)
+{
+    size_t line, col;
+    char near[32];
+    line_col(text, pos, &line, &col);
+    snippet(text + pos, len - pos, near, sizeof near);
+    if (pos >= len)
+        return clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON: unexpected end of file (truncated?)",
+                            name, line, col);
+    return clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON near '%s'%s", name, line, col, near,
+                        unclosed(text, len) ? " (the file ends without closing the document: truncated?)" : "");
+}
+
 clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d)
 {
     if (!cJSON_IsObject(doc))
@@ -106,16 +119,7 @@ cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d
         }
     }
     if (!doc) {
-        size_t line, col;
-        char near[32];
-        line_col(text, pos, &line, &col);
-        snippet(text + pos, len - pos, near, sizeof near);
-        if (pos >= len)
-            clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON: unexpected end of file (truncated?)",
-                         name, line, col);
-        else
-            clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: malformed JSON near '%s'%s", name, line, col,
-                         near, unclosed(text, len) ? " (the file ends without closing the document: truncated?)" : "");
+        clb_doc_syntax_error(text, len, pos, name, d);
         return NULL;
     }
     if (clb_doc_check(doc, name, d) != CLB_OK) {
@@ -126,7 +130,7 @@ cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d
 }
 
 /* Reads the whole file; caller frees *buf. */
-static clb_error read_file(const char *path, char **buf, size_t *len, clb_diag *d)
+clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag *d)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -166,7 +170,7 @@ cJSON *clb_doc_load(const char *path, clb_diag *d)
     char *text = NULL;
     size_t len = 0;
     clb_diag_clear(d);
-    if (read_file(path, &text, &len, d) != CLB_OK)
+    if (clb_doc_read_file(path, &text, &len, d) != CLB_OK)
         return NULL;
     cJSON *doc = clb_doc_parse(text, len, path, d);
     free(text);

@@ -63,9 +63,21 @@ static int same_kind(const fdev *a, const fdev *b)
     return strcmp(a->name, b->name) == 0 && strcmp(a->driver, b->driver) == 0;
 }
 
-/* Judges one result name over the devices idx[0..n) of one kind; returns the flags printed. */
+/* The result named rname of a device: devices of one kind list their results in the same order,
+ * so *next (the one after the previous match) is tried before a search of the whole list. */
+static const cJSON *find_next(const cJSON *dev, const char *rname, const cJSON **next)
+{
+    const char *s = rj_str(*next, "name");
+    const cJSON *r = s && strcmp(s, rname) == 0 ? *next : rj_find_result(dev, rname);
+    if (r)
+        *next = r->next;
+    return r;
+}
+
+/* Judges one result name over the devices idx[0..n) of one kind; returns the flags printed.
+ * next[i]: where device idx[i]'s lookup starts (find_next). */
 static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, const char *rname,
-                    const clb_fleet_opts *o, size_t *not_judged)
+                    const clb_fleet_opts *o, size_t *not_judged, const cJSON **next)
 {
     sample *s = malloc(n * sizeof *s);
     double *tmp = malloc(n * sizeof *tmp);
@@ -75,7 +87,7 @@ static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, cons
         goto cleanup;
     for (size_t i = 0; i < n; i++) {
         rj_result x;
-        const cJSON *r = rj_find_result(devs[idx[i]].dev, rname);
+        const cJSON *r = find_next(devs[idx[i]].dev, rname, &next[i]);
         if (!r)
             continue;
         rj_result_read(r, &x);
@@ -133,17 +145,34 @@ cleanup:
 
 /* Every result name of the first device of a kind that the others may share. */
 static size_t judge_kind(FILE *f, const fdev *devs, const size_t *idx, size_t n,
-                         const clb_fleet_opts *o, size_t *not_judged)
+                         const clb_fleet_opts *o, size_t *not_judged, const cJSON **next)
 {
     size_t flags = 0;
     const cJSON *r;
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *res = rj_arr(devs[idx[i]].dev, "results");
+        next[i] = res ? res->child : NULL;
+    }
     cJSON_ArrayForEach(r, rj_arr(devs[idx[0]].dev, "results"))
     {
         const char *rname = rj_str(r, "name");
         if (rname)
-            flags += judge(f, devs, idx, n, rname, o, not_judged);
+            flags += judge(f, devs, idx, n, rname, o, not_judged, next);
     }
     return flags;
+}
+
+/* The members fleet-check reads (label_of, same_kind, judge); params and samples, most of a
+ * file, are checked and skipped. */
+static const char *const fleet_paths[] = {
+    "schema_version", "provenance/host/hostname", "devices/#/node", "devices/#/rank",
+    "devices/#/selection", "devices/#/device/CL_DEVICE_NAME", "devices/#/device/CL_DRIVER_VERSION",
+    "devices/#/results/#/name", "devices/#/results/#/status", "devices/#/results/#/value",
+    "devices/#/results/#/better", "devices/#/results/#/stats"};
+
+cJSON *clb_fleet_load(const char *path, clb_diag *d)
+{
+    return clb_doc_load_paths(path, fleet_paths, sizeof fleet_paths / sizeof *fleet_paths, d);
 }
 
 void clb_fleet_opts_default(clb_fleet_opts *o)
@@ -161,6 +190,7 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
     fdev *devs = NULL;
     size_t *idx = NULL;
     int *done = NULL;
+    const cJSON **next = NULL;
     clb_diag_clear(d);
     for (size_t i = 0; i < nsrc; i++) {
         const cJSON *dev;
@@ -178,7 +208,8 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
     }
     idx = malloc((n ? n : 1) * sizeof *idx);
     done = calloc(n ? n : 1, sizeof *done);
-    if (!idx || !done)
+    next = malloc((n ? n : 1) * sizeof *next);
+    if (!idx || !done || !next)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         if (done[i])
@@ -195,7 +226,7 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
             fprintf(f, "not judged: a single device of its kind has no peer to compare with\n");
             continue;
         }
-        flags += judge_kind(f, devs, idx, k, o, &not_judged);
+        flags += judge_kind(f, devs, idx, k, o, &not_judged, next);
     }
     fprintf(f, "%zu device(s) of %zu kind(s); %zu flag(s); %zu result(s) not judged (spread too large)\n",
             n, kinds, flags, not_judged);
@@ -203,5 +234,6 @@ cleanup:
     free(devs);
     free(idx);
     free(done);
+    free(next);
     return d->err == CLB_OK ? (long)flags : -1;
 }

@@ -34,6 +34,11 @@ void rj_fmt(char *buf, size_t n, double v);
 /* The last path component of a file name (borrowed from path). */
 const char *rj_basename(const char *path);
 
+/* Reads the whole file into *buf (caller frees). */
+clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag *d);
+/* "NAME:LINE:COLUMN: malformed JSON near '...'" for an error at text[pos] (pos >= len: the end). */
+clb_error clb_doc_syntax_error(const char *text, size_t len, size_t pos, const char *name, clb_diag *d);
+
 /* Writes s HTML-escaped (&, <, >, ", ') ; NULL writes nothing. */
 void html_puts(FILE *f, const char *s);
 

@@ -110,6 +110,7 @@ typedef struct eu_state {
     cl_kernel k;
     cl_mem g[2], init;
     size_t lsize, groups, cu, local_mem, kernel_local;
+    size_t built_bs; /* the block size BS the program was built with */
     size_t tile_groups_per_cu; /* default work-groups of the tiled kernels per compute unit */
     eu_geom geom;
     int tiled;

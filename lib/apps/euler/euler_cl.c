@@ -70,6 +70,11 @@ clb_error eu_cl_configure(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, 
     }
     eu_strategy st = s->row->kind == EU_SWEEP ? EU_KORR : s->row->strat;
     size_t bs = block_size(s, s->lsize);
+    /* The column kernel's block holds one component per work-item: its BS is compiled in. */
+    if (bs != s->built_bs)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED,
+                 "the kernel allows work-groups of %zu (CL_KERNEL_WORK_GROUP_SIZE), fewer than "
+                 "the block size %zu it was built for", s->lsize, s->built_bs);
     size_t budget = s->local_mem > s->kernel_local ? s->local_mem - s->kernel_local : 0;
     int col = s->row->kind == EU_DIA_COL;
     if (eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, col, 0, d) != CLB_OK)
@@ -122,7 +127,12 @@ clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size
     s->tiled = s->row->kind >= EU_DIA_ROW && s->row->kind <= EU_HONEYCOMB;
     if (device_limits(c, s) != CLB_OK)
         goto cleanup;
-    prefix = program_prefix(s, block_size(s, lsize ? lsize : 256));
+    /* The block size follows the work-group size (column diamonds): the one the device allows. */
+    size_t want = lsize ? lsize : 256, dmax = 0;
+    CLB_CL(d, clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                              sizeof dmax, &dmax, NULL));
+    s->built_bs = block_size(s, want < dmax ? want : dmax);
+    prefix = program_prefix(s, s->built_bs);
     if (!prefix)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory (or no embedded euler_ode.cl)");
     if (clb_build(c, s->tiled ? "euler_tile" : "euler_linear", prefix, NULL, &s->prog) != CLB_OK)

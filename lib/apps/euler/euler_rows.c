@@ -31,10 +31,12 @@ static int is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
 void eu_choose_sizes(const clb_ctx *c, eu_state *s)
 {
     int q = c->opts->quick;
+    /* Sizes are halved after an allocation failure (clb_shrink_size). */
     if (s->row->prob == EU_STRING)
-        eu_ode_init(&s->o, EU_STRING, env_size("CLBENCH_EULER_N", q ? 16384 : (size_t)1 << 19));
+        eu_ode_init(&s->o, EU_STRING,
+                    clb_shrink_size(c, env_size("CLBENCH_EULER_N", q ? 16384 : (size_t)1 << 19), 1024));
     else
-        eu_ode_init(&s->o, EU_BRUSS, env_size("CLBENCH_EULER_GRID", q ? 32 : 256));
+        eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, env_size("CLBENCH_EULER_GRID", q ? 32 : 256), 16));
     s->steps = env_size("CLBENCH_EULER_STEPS", q ? 24 : 64);
     if (is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
         size_t most = (size_t)4e7 / s->o.n;

@@ -56,5 +56,8 @@ void gemm_dev_release(gemm_dev *g);
 /* The tuned rung's search: the fastest valid configuration on this device, from the cache
  * or a new search at min(1024 on CPUs / 2048, row_n) (lib/apps/gemm/gemm_tune.c). */
 clb_error gemm_tune(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n, gemm_blk *best);
+/* The tuned blocking cached under key in the cache text[0..len) (the file's contents): 1 when
+ * the entry is one of the search's candidates, 0 for anything else (tests/fuzz/fuzz_tune.c). */
+int gemm_tune_cache_parse(const char *text, size_t len, const char *key, gemm_blk *out);
 
 #endif

@@ -45,15 +45,39 @@ static unsigned *field(gemm_blk *b, size_t i)
     return p[i];
 }
 
+/* An entry is used only when it is one of the candidates the search may pick: an entry edited
+ * by hand or written by another version never reaches the kernel builder. */
 static int from_json(const cJSON *o, gemm_blk *b)
 {
+    gemm_blk t;
+    memset(&t, 0, sizeof t);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, fields[i]);
-        if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4096)
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 4096) ||
+            v->valuedouble != (double)(unsigned)v->valuedouble)
             return 0;
-        *field(b, i) = (unsigned)v->valueint;
+        *field(&t, i) = (unsigned)v->valuedouble;
     }
-    return 1;
+    for (size_t k = 0; k < NCAND; k++) {
+        gemm_blk cand = candidates[k];
+        size_t i = 0;
+        while (i < sizeof fields / sizeof fields[0] && *field(&cand, i) == *field(&t, i))
+            i++;
+        if (i == sizeof fields / sizeof fields[0]) {
+            *b = t;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int gemm_tune_cache_parse(const char *text, size_t len, const char *key, gemm_blk *out)
+{
+    clb_diag d;
+    cJSON *cache = clb_tune_cache_parse(text, len, &d);
+    int ok = cache && from_json(clb_tune_cache_get(cache, key), out);
+    cJSON_Delete(cache);
+    return ok;
 }
 
 static cJSON *to_json(gemm_blk b, double gflops, size_t n)

@@ -147,6 +147,7 @@ static clb_error sizes(const saxpy_state *s, size_t *n, size_t *count, clb_diag 
     unsigned long long fixed = env ? strtoull(env, NULL, 10) : 0;
     if (fixed >= 16 && fixed % 16 == 0 && fixed * 4 * sizeof(float) <= max_alloc)
         top = (size_t)fixed;
+    top = clb_shrink_size(s->c, top, (size_t)1 << 15); /* halved after an allocation failure */
     for (size_t e = (size_t)1 << 15; e < top && k < MAX_POINTS - 1; e *= 4)
         n[k++] = e;
     n[k++] = top;

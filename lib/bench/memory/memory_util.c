@@ -98,7 +98,7 @@ void mem_grid(const mem_device *m, size_t *local, size_t *groups)
 cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
 {
     if (c->opts->quick)
-        return 1u << 20;
+        return clb_shrink_size(c, 1u << 20, 256u << 10);
     /* Floors: GPUs' last-level caches reach 50-100 MiB and a driver may report a smaller
      * cache (an L1) as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; a virtual machine may hide its CPU's
      * real L3 (this project's development VM reports 32 MiB, but arrays up to 64-96 MiB
@@ -111,7 +111,9 @@ cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
     cap = cap < m->max_alloc ? cap : m->max_alloc;
     while (want > cap && want > (1u << 20))
         want /= 2;
-    return want;
+    /* Allocation failures halve it (clb_shrink_size), to 256 KiB at the least: the chunked
+     * layout needs a few tiles (at 128 KiB a buffer of the read kernels comes out empty). */
+    return clb_shrink_size(c, (size_t)want, 256u << 10);
 }
 
 static const unsigned all_widths[] = {1, 2, 4, 8, 16};

@@ -72,6 +72,7 @@ static clb_error choose_max(clb_ctx *c, xfer *x)
         x->max *= 2;
     if ((double)x->max > limit)
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "not even 4 bytes can be allocated (%s)", x->max_reason);
+    x->max = clb_shrink_size(c, x->max, 4096); /* halved after an allocation failure */
 cleanup:
     return d->err;
 }

@@ -1,0 +1,35 @@
+/* The GEMM tuning cache reader (lib/apps/gemm/gemm_tune.c, on the service's format
+ * {"version": 2, "entries": {...}}, lib/core/tune_cache.c): a cached blocking is used only when
+ * it is one of the search's candidates; anything else (hand-edited, another version, damaged)
+ * is refused, so the search runs again instead of building a kernel from it. */
+#include "gemm_cl.h"
+
+#include <string.h>
+#include "check.h"
+
+static int parse(const char *text, const char *key, gemm_blk *b)
+{
+    return gemm_tune_cache_parse(text, strlen(text), key, b);
+}
+
+int main(void)
+{
+    gemm_blk b;
+    memset(&b, 0, sizeof b);
+    const char *good = "{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 64, \"tsn\": 64, \"tsk\": 16, \"wptm\": 4, "
+                       "\"wptn\": 4, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}";
+    CHECK(parse(good, "k", &b) == 1 && b.tsm == 64 && b.tsk == 16 && b.dbuf == 1);
+    CHECK(parse(good, "other", &b) == 0);
+    const char *vec = "{\"version\": 2, \"entries\": {\"k\": {\"family\": 1, \"tsm\": 0, \"tsn\": 0, \"tsk\": 0, \"wptm\": 0, "
+                      "\"wptn\": 0, \"vw\": 0, \"dbuf\": 0, \"rm\": 8, \"w\": 8, \"vn\": 2}}}";
+    CHECK(parse(vec, "k", &b) == 1 && b.family == 1 && b.rm == 8 && b.vn == 2);
+    /* a zero tile (division by zero in the builder), a fraction, a missing field, not JSON */
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 0, \"tsn\": 64, \"tsk\": 16, \"wptm\": 0, \"wptn\": 4, "
+                "\"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 0);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 64.5, \"tsn\": 64, \"tsk\": 16, \"wptm\": 4, \"wptn\": 4, "
+                "\"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 0);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 64}}}", "k", &b) == 0);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 64", "k", &b) == 0);
+    CHECK(parse("", "k", &b) == 0);
+    return failures != 0;
+}
