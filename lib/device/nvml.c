@@ -67,9 +67,11 @@ static int find_device(clb_nvml *m, cl_device_id id)
     cl_uint bus = nv_attr(id, CLB_DEVICE_PCI_BUS_ID_NV), slot = nv_attr(id, CLB_DEVICE_PCI_SLOT_ID_NV),
             dom = nv_attr(id, CLB_DEVICE_PCI_DOMAIN_ID_NV);
     char busid[64];
-    /* The slot attribute packs device << 3 | function (as clinfo decodes it). */
-    snprintf(busid, sizeof busid, "%08x:%02x:%02x.%x", dom == 0xffffffffu ? 0 : dom, bus & 0xffu,
-             (slot >> 3) & 0xffu, slot & 7u);
+    /* The slot attribute is the PCI device number: an H100 and an H200 at 0000:00:06.0 both
+     * report bus 0, slot 6 (function 0 assumed; the packed device << 3 | function reading
+     * found no device there). */
+    snprintf(busid, sizeof busid, "%08x:%02x:%02x.0", dom == 0xffffffffu ? 0 : dom, bus & 0xffu,
+             slot & 0xffu);
     if (bus != 0xffffffffu && slot != 0xffffffffu && m->by_bus && m->by_bus(busid, &m->dev) == 0) {
         snprintf(m->match, sizeof m->match, "NVML by PCI bus id %s", busid);
         return 0;

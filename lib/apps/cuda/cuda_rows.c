@@ -24,7 +24,8 @@ static cl_uint nv_attr(cl_device_id id, cl_device_info what)
 }
 
 /* Points the module at the OpenCL device's GPU: its PCI bus id from cl_nv_device_attribute_query
- * (the slot packs device << 3 | function, as lib/device/nvml.c decodes it), else CUDA device 0.
+ * (the slot is the PCI device number, function 0, as lib/device/nvml.c reads it), else CUDA
+ * device 0.
  * The environment is the module's only input besides the ABI; the worker process is this
  * row's alone. */
 static void match_device(clb_ctx *c)
@@ -39,7 +40,7 @@ static void match_device(clb_ctx *c)
         return;
     }
     snprintf(busid, sizeof busid, "%04x:%02x:%02x.%x", dom == 0xffffffffu ? 0 : dom, bus & 0xffu,
-             (slot >> 3) & 0xffu, slot & 7u);
+             slot & 0xffu, 0u);
     setenv("CLBENCH_CUDA_PCI_BUS_ID", busid, 1);
     clb_param_str(c->res, "cuda_device_match", "PCI bus id of the OpenCL device (CL_DEVICE_PCI_BUS_ID_NV)");
     clb_param_str(c->res, "pci_bus_id", busid);
