@@ -15,7 +15,7 @@ timed() { # name, command...: wall seconds into OUT/NAME.time
     local name=$1 t0; shift
     t0=$(date +%s.%N)
     "$@" >"$out/$name.txt" 2>&1
-    echo "rc=$? wall_s=$(echo "$(date +%s.%N) - $t0" | bc)" | tee "$out/$name.time"
+    echo "rc=$? wall_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" | tee "$out/$name.time"
 }
 timed single-gpu "$clb" run $rows -d "$gpu" --json "$out/single-gpu.json"
 timed single-cpu "$clb" run $rows -d "$cpu" --json "$out/single-cpu.json"

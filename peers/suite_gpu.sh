@@ -17,7 +17,7 @@ for mode in ${SUITE_MODES:-quick full}; do
             --html "$OUT/suite-$mode-$i.html" >"$OUT/suite-$mode-$i.txt" 2>"$OUT/suite-$mode-$i.err"
         rc=$?
         end=$(date +%s.%N)
-        echo "suite --$mode run $i: exit $rc, wall $(echo "$end - $start" | bc) s" | tee -a "$OUT/wall.txt"
+        echo "suite --$mode run $i: exit $rc, wall $(awk -v a="$start" -v b="$end" 'BEGIN{print b - a}') s" | tee -a "$OUT/wall.txt"
     done
     "$BUILD/clbench" compare "$OUT/suite-$mode-1.json" "$OUT/suite-$mode-2.json" --threshold 3% \
         >"$OUT/compare-$mode.txt" 2>&1
