@@ -239,6 +239,8 @@ void eu_cl_params(clb_result *res, const eu_state *s)
     clb_param_str(res, "kernel", kernel_name(s->row->kind));
     clb_param_num(res, "local_size", (double)s->lsize);
     clb_param_num(res, "work_groups", (double)s->groups);
+    if (s->tiled)
+        clb_param_num(res, "tile_groups_per_cu", (double)s->tile_groups_per_cu);
     clb_param_num(res, "compute_units", (double)s->cu);
     clb_param_num(res, "local_mem_bytes", (double)s->local_mem);
     if (!s->tiled) {

@@ -45,7 +45,11 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     long np = sysconf(_SC_NPROCESSORS_ONLN);
     s->threads = np > 0 ? (unsigned)np : 1;
     s->elem = s->row->fp64 ? sizeof(double) : sizeof(float);
-    s->tile_groups_per_cu = env_size("CLBENCH_EULER_TILE_GROUPS_PER_CU", 1);
+    /* The seed's rule (one tile work-group per compute unit) on CPUs; four on GPUs, where one
+     * 256-item group per SM left the H200's diamonds at 0.42 of the one-step DRAM bound and
+     * four put the H100's at 1.56x above it (docs/results/euler.md). */
+    int gpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_GPU) != 0;
+    s->tile_groups_per_cu = env_size("CLBENCH_EULER_TILE_GROUPS_PER_CU", gpu ? 4 : 1);
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 
