@@ -161,6 +161,9 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
             cJSON_AddItemToArray(dst, cJSON_DetachItemFromArray(src, 0));
         cJSON_Delete(ch);
         *failed |= f2;
+        /* % of peak and the roofline need the characterization's rows beside the apps' */
+        clb_apps_annotate(dst);
+        *failed |= clb_roofline_annotate(entry) > 0;
     }
     cJSON *sc = cJSON_AddObjectToObject(entry, "suite_column");
     cJSON_AddStringToObject(sc, "variant", name);

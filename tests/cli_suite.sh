@@ -35,6 +35,11 @@ best = next(r for r in gemm["rows"] if r["row"] == gemm["best_opencl"])
 assert best["peak_s"] <= best["avg_s"] and best["n"] >= 3 and len(best["times_s"]) == best["n"]
 assert gemm["speedups"]["vs_sequential"]["peak"] > 0
 print("score ok: peak %.3g average %.3g over %d apps" % (sc["peak"], sc["average"], sc["apps_scored"]))
+# the roofline of the suite's device: ceilings from its quick characterization, the apps on it
+dev = json.load(open(sys.argv[1]))["devices"][0]
+rl = dev["roofline"]
+assert len(rl["ceilings"]) >= 2 and any(p["row"].startswith("app.sgemm.") for p in rl["points"]), rl["ceilings"]
+assert not [p for p in rl["points"] if p["verdict"] == "invalid"], "an app point above its roof"
 PY
 
 CLBENCH_FAULT=app.saxpy.opencl:wrong "$bin" suite --quick --reference "$ref" --variant fast=-cl-fast-relaxed-math \
