@@ -60,7 +60,8 @@ static void load_watch_syms(clb_nvml *m)
 {
     sym(m->lib, "nvmlDeviceGetEnforcedPowerLimit", &m->power_limit, sizeof m->power_limit);
     sym(m->lib, "nvmlDeviceGetCurrentClocksEventReasons", &m->reasons_new, sizeof m->reasons_new);
-    sym(m->lib, "nvmlDeviceGetCurrentClocksThrottleReasons", &m->reasons_old, sizeof m->reasons_old);
+    sym(m->lib, "nvmlDeviceGetCurrentClocksThrottleReasons", &m->reasons_old,
+        sizeof m->reasons_old);
     sym(m->lib, "nvmlDeviceGetClock", &m->clock_id, sizeof m->clock_id);
     sym(m->lib, "nvmlDeviceGetDefaultApplicationsClock", &m->default_app, sizeof m->default_app);
 }
@@ -114,7 +115,8 @@ static clb_nvml *open_nvml(clb_device *dev, int any_device, char *why, size_t wh
     else if (!(m = calloc(1, sizeof *m)))
         fail = "out of memory";
     else if (load(m) != 0)
-        fail = m->lib ? "nvmlInit_v2 failed" : "the NVML library is not loadable";
+        fail = m->lib ? "nvmlInit_v2 failed"
+                      : "libnvidia-ml.so.1 (or $CLBENCH_NVML_LIBRARY) not loadable";
     else if (find_device(m, clb_device_reference(dev)->device) != 0)
         fail = "no NVML device matches the OpenCL device";
     if (fail) {

@@ -95,7 +95,8 @@ static int throttle_cause(const char *when, const clb_nvml_sample *s, char *out,
     size_t len = 0;
     for (size_t i = 0; s->have_reasons && i < NREASONS; i++)
         if (reason_bits[i].counts && (s->reasons & reason_bits[i].bit) && len < sizeof lim)
-            len += (size_t)snprintf(lim + len, sizeof lim - len, "%s%s", len ? "+" : "", reason_bits[i].name);
+            len += (size_t)snprintf(lim + len, sizeof lim - len, "%s%s", len ? "+" : "",
+                                    reason_bits[i].name);
     int idle = s->have_reasons && (s->reasons & GPU_IDLE);
     if (!idle && s->sm_mhz < s->default_sm_mhz) /* false when either is NaN */
         snprintf(clk, sizeof clk, "SM clock %.0f MHz below the default %.0f MHz", s->sm_mhz,
