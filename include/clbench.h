@@ -293,6 +293,17 @@ int clb_bench_match(const char *pattern, const char *name);
 clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
                         clb_result *res);
 
+/* NVML readings around each row on NVIDIA GPUs (lib/device/nvml_watch.c): open once per worker
+ * (NULL, and nothing changes, without NVML or on other devices; CLBENCH_NVML_ANY_DEVICE=1 is
+ * the tests' hook for any device), sample before a row, and after it add params nvml_before /
+ * nvml_after and mark an ok result throttled at a thermal/power limit or below the base clock.
+ * All accept NULL. */
+typedef struct clb_nvml_watch clb_nvml_watch;
+clb_nvml_watch *clb_nvml_watch_open(clb_device *dev);
+void clb_nvml_watch_before(clb_nvml_watch *w);
+void clb_nvml_watch_after(clb_nvml_watch *w, clb_result *res);
+void clb_nvml_watch_close(clb_nvml_watch *w);
+
 /* ------------------------------------------------------------------ child processes */
 
 /* A worker process whose standard output is a stream of JSON documents, one per line; the

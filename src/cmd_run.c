@@ -259,13 +259,17 @@ static void run_in_process(device_run *dr, const clb_bench **rows, size_t n)
         dr->entry = e ? cJSON_Duplicate(e, 1) : NULL;
         cJSON_Delete(doc);
     }
+    clb_nvml_watch *nvml = clb_nvml_watch_open(dev); /* as the worker does */
     for (size_t i = 0; i < n && !stop_signal; i++) {
         clb_result res;
+        clb_nvml_watch_before(nvml);
         if (clb_bench_run(dev, rows[i], &dr->o->run, &res) != CLB_OK)
             continue;
+        clb_nvml_watch_after(nvml, &res);
         record(dr, &res);
         clb_result_free(&res);
     }
+    clb_nvml_watch_close(nvml);
     clb_device_destroy(dev);
 }
 

@@ -112,6 +112,7 @@ int cmd_worker(const cli_opts *o)
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
     clb_device *dev = NULL;
+    clb_nvml_watch *nvml = NULL; /* readings around each row, NVIDIA GPUs only */
     int rc = cli_discover(o, &inv, idx, &n);
     if (rc == CLI_EXIT_OK && n != 1)
         rc = CLI_EXIT_USAGE;
@@ -119,6 +120,8 @@ int cmd_worker(const cli_opts *o)
         rc = cli_open_device(clb_inventory_at(inv, idx[0]), &dev);
     if (rc == CLI_EXIT_OK && o->emit_device)
         emit_device(dev);
+    if (rc == CLI_EXIT_OK)
+        nvml = clb_nvml_watch_open(dev);
     for (int i = 0; rc == CLI_EXIT_OK && i < o->npatterns; i++) {
         const clb_bench *b = clb_bench_find(o->patterns[i]);
         if (!b)
@@ -132,16 +135,19 @@ int cmd_worker(const cli_opts *o)
         if (f && strncmp(f, b->name, len) == 0 && strcmp(f + len, ":wrong") == 0)
             ro.inject_fault = 1; /* the kernel's output is corrupted before validation */
         clb_result res;
+        clb_nvml_watch_before(nvml);
         if (clb_bench_run(dev, b, &ro, &res) != CLB_OK) {
             rc = CLI_EXIT_RUNTIME;
             break;
         }
+        clb_nvml_watch_after(nvml, &res);
         apply_slowdown(&res);
         cJSON *j = clb_result_to_json(&res);
         print_line(j);
         cJSON_Delete(j);
         clb_result_free(&res);
     }
+    clb_nvml_watch_close(nvml);
     clb_device_destroy(dev);
     clb_inventory_destroy(inv);
     return rc;

@@ -21,11 +21,16 @@ struct clb_nvml {
     int (*max_clock)(nvml_dev, int, unsigned *);
     int (*temp)(nvml_dev, int, unsigned *);
     int (*power)(nvml_dev, unsigned *);
+    int (*power_limit)(nvml_dev, unsigned *);
+    int (*reasons_new)(nvml_dev, unsigned long long *); /* ...ClocksEventReasons (newer drivers) */
+    int (*reasons_old)(nvml_dev, unsigned long long *); /* ...ClocksThrottleReasons */
+    int (*clock_id)(nvml_dev, int, int, unsigned *);
+    int (*default_app)(nvml_dev, int, unsigned *);
     int inited;
     char match[96];
 };
 
-enum { NVML_CLOCK_SM = 1, NVML_TEMPERATURE_GPU = 0 };
+enum { NVML_CLOCK_SM = 1, NVML_TEMPERATURE_GPU = 0, NVML_CLOCK_ID_APP_CLOCK_DEFAULT = 2 };
 #define CLB_DEVICE_PCI_BUS_ID_NV 0x4008
 #define CLB_DEVICE_PCI_SLOT_ID_NV 0x4009
 #define CLB_DEVICE_PCI_DOMAIN_ID_NV 0x400A
@@ -44,9 +49,26 @@ static cl_uint nv_attr(cl_device_id id, cl_device_info what)
     return clGetDeviceInfo(id, what, sizeof v, &v, NULL) == CL_SUCCESS ? v : 0xffffffffu;
 }
 
+/* CLBENCH_NVML_LIBRARY (docs/cli.md) names another library, e.g. the tests' fake NVML. */
+static const char *lib_name(void)
+{
+    const char *env = getenv("CLBENCH_NVML_LIBRARY");
+    return env && *env ? env : "libnvidia-ml.so.1";
+}
+
+static void load_watch_syms(clb_nvml *m)
+{
+    sym(m->lib, "nvmlDeviceGetEnforcedPowerLimit", &m->power_limit, sizeof m->power_limit);
+    sym(m->lib, "nvmlDeviceGetCurrentClocksEventReasons", &m->reasons_new, sizeof m->reasons_new);
+    sym(m->lib, "nvmlDeviceGetCurrentClocksThrottleReasons", &m->reasons_old,
+        sizeof m->reasons_old);
+    sym(m->lib, "nvmlDeviceGetClock", &m->clock_id, sizeof m->clock_id);
+    sym(m->lib, "nvmlDeviceGetDefaultApplicationsClock", &m->default_app, sizeof m->default_app);
+}
+
 static int load(clb_nvml *m)
 {
-    m->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    m->lib = dlopen(lib_name(), RTLD_NOW | RTLD_LOCAL);
     if (!m->lib)
         return -1;
     sym(m->lib, "nvmlInit_v2", &m->init, sizeof m->init);
@@ -57,6 +79,7 @@ static int load(clb_nvml *m)
     sym(m->lib, "nvmlDeviceGetMaxClockInfo", &m->max_clock, sizeof m->max_clock);
     sym(m->lib, "nvmlDeviceGetTemperature", &m->temp, sizeof m->temp);
     sym(m->lib, "nvmlDeviceGetPowerUsage", &m->power, sizeof m->power);
+    load_watch_syms(m);
     m->inited = m->init && m->shutdown && m->init() == 0;
     return m->inited ? 0 : -1;
 }
@@ -83,16 +106,17 @@ static int find_device(clb_nvml *m, cl_device_id id)
     return -1;
 }
 
-clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n)
+static clb_nvml *open_nvml(clb_device *dev, int any_device, char *why, size_t why_n)
 {
     clb_nvml *m = NULL;
     const char *fail = NULL;
-    if (!clb_device_has_extension(dev, "cl_nv_device_attribute_query"))
+    if (!any_device && !clb_device_has_extension(dev, "cl_nv_device_attribute_query"))
         fail = "not an NVIDIA device (no cl_nv_device_attribute_query)";
     else if (!(m = calloc(1, sizeof *m)))
         fail = "out of memory";
     else if (load(m) != 0)
-        fail = m->lib ? "nvmlInit_v2 failed" : "libnvidia-ml.so.1 not loadable";
+        fail = m->lib ? "nvmlInit_v2 failed"
+                      : "libnvidia-ml.so.1 (or $CLBENCH_NVML_LIBRARY) not loadable";
     else if (find_device(m, clb_device_reference(dev)->device) != 0)
         fail = "no NVML device matches the OpenCL device";
     if (fail) {
@@ -101,6 +125,16 @@ clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n)
         return NULL;
     }
     return m;
+}
+
+clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n)
+{
+    return open_nvml(dev, 0, why, why_n);
+}
+
+clb_nvml *clb_nvml_open_any(clb_device *dev, char *why, size_t why_n)
+{
+    return open_nvml(dev, 1, why, why_n);
 }
 
 void clb_nvml_close(clb_nvml *m)
@@ -144,4 +178,41 @@ void clb_nvml_read(const clb_nvml *m, double *mhz, double *temp_c, double *watts
         *temp_c = v;
     if (m->power && m->power(m->dev, &v) == 0)
         *watts = 1e-3 * v;
+}
+
+/* The default (base) SM clock: the default applications clock, by either entry point. */
+static double default_sm_clock(const clb_nvml *m)
+{
+    unsigned v = 0;
+    if (m->clock_id && m->clock_id(m->dev, NVML_CLOCK_SM, NVML_CLOCK_ID_APP_CLOCK_DEFAULT, &v) == 0)
+        return v;
+    if (m->default_app && m->default_app(m->dev, NVML_CLOCK_SM, &v) == 0)
+        return v;
+    return NAN;
+}
+
+/* The clock-event (throttle) reasons, newer name first; 0 when read. */
+static int read_reasons(const clb_nvml *m, unsigned long long *mask)
+{
+    if (m->reasons_new && m->reasons_new(m->dev, mask) == 0)
+        return 0;
+    if (m->reasons_old && m->reasons_old(m->dev, mask) == 0)
+        return 0;
+    return -1;
+}
+
+void clb_nvml_sample_read(const clb_nvml *m, clb_nvml_sample *s)
+{
+    unsigned v = 0;
+    memset(s, 0, sizeof *s);
+    clb_nvml_read(m, &s->sm_mhz, &s->temp_c, &s->power_w);
+    s->max_sm_mhz = s->default_sm_mhz = s->power_limit_w = NAN;
+    if (!m)
+        return;
+    if (m->max_clock && m->max_clock(m->dev, NVML_CLOCK_SM, &v) == 0)
+        s->max_sm_mhz = v;
+    if (m->power_limit && m->power_limit(m->dev, &v) == 0)
+        s->power_limit_w = 1e-3 * v;
+    s->default_sm_mhz = default_sm_clock(m);
+    s->have_reasons = read_reasons(m, &s->reasons) == 0;
 }

@@ -12,6 +12,8 @@ typedef struct clb_nvml clb_nvml;
 /* Opens NVML for dev, matched by PCI bus id (CL_DEVICE_PCI_BUS_ID_NV, _SLOT_ID_NV, _DOMAIN_ID_NV)
  * when the driver gives it, else NVML device index 0. NULL with the reason in why. */
 clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n);
+/* The same without the NVIDIA check (test hook CLBENCH_NVML_ANY_DEVICE, nvml_watch.c). */
+clb_nvml *clb_nvml_open_any(clb_device *dev, char *why, size_t why_n);
 void clb_nvml_close(clb_nvml *m); /* accepts NULL */
 /* How the device was matched, e.g. "NVML by PCI bus id 00000000:19:00.0" (static per m). */
 const char *clb_nvml_match(const clb_nvml *m);
@@ -19,5 +21,14 @@ const char *clb_nvml_match(const clb_nvml *m);
 int clb_nvml_sm_clock(const clb_nvml *m, double *cur_mhz, double *max_mhz);
 /* Current SM clock (MHz), GPU temperature (C), power (W); NaN where unreadable. */
 void clb_nvml_read(const clb_nvml *m, double *mhz, double *temp_c, double *watts);
+
+/* One reading for the throttling check around each benchmark (nvml_watch.c); NaN where
+ * unreadable, reasons valid when have_reasons (NVML's clocks-event-reason bitmask). */
+typedef struct clb_nvml_sample {
+    double sm_mhz, max_sm_mhz, default_sm_mhz, temp_c, power_w, power_limit_w;
+    unsigned long long reasons;
+    int have_reasons;
+} clb_nvml_sample;
+void clb_nvml_sample_read(const clb_nvml *m, clb_nvml_sample *s);
 
 #endif
