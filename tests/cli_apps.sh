@@ -51,6 +51,17 @@ for want in search cache search; do
     [ "$got" = "ok $want" ] || { echo "FAIL: tuned run gave '$got', want 'ok $want'"; fails=$((fails+1)); }
     seen=yes
 done
+# The whole search at a size no tile divides, K above the packed panels' K slice (256): every
+# candidate is checked, and none may fail its check (packed panels included, where offered).
+CLBENCH_GEMM_N=517 "$bin" run app.sgemm.tuned --reps 1 --retune --json "$tmp/t517.json" >/dev/null || { echo "FAIL: n=517 search exit $?"; fails=$((fails+1)); }
+python3 - "$tmp/t517.json" <<'PY' || fails=$((fails+1))
+import json, sys
+p = json.load(open(sys.argv[1]))["devices"][0]["results"][0]["params"]
+bad = [t["config"] + ": " + t["status"] for t in p["tune_table"] if t["status"] not in ("ok", "unsupported")]
+bad += [t["config"] + ": " + t["status"] for t in p["tune_table"] if t["config"].startswith("packed") and t["status"] == "unsupported"]
+print("FAIL: n=517 search:", bad) if bad else None
+sys.exit(bool(bad) or len(p["tune_table"]) < 3)
+PY
 grep -q '"screen_gflops"' "$tmp/cache/clbench/tune.json" || { echo "FAIL: no cache file"; fails=$((fails+1)); }
 "$bin" run --list | awk '{print $1}' | grep -qx app.sgemm.tuned || { echo "FAIL: --list lacks app.sgemm.tuned"; fails=$((fails+1)); }
 echo "cli_apps: $fails failure(s)"

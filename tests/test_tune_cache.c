@@ -23,6 +23,12 @@ int main(void)
     const char *vec = "{\"version\": 2, \"entries\": {\"k\": {\"family\": 1, \"tsm\": 0, \"tsn\": 0, \"tsk\": 0, \"wptm\": 0, "
                       "\"wptn\": 0, \"vw\": 0, \"dbuf\": 0, \"rm\": 8, \"w\": 8, \"vn\": 2}}}";
     CHECK(parse(vec, "k", &b) == 1 && b.family == 1 && b.rm == 8 && b.vn == 2);
+    /* packed panels (family 2) carry mb and kc; a K slice that no candidate has is refused */
+    const char *pan = "{\"version\": 2, \"entries\": {\"k\": {\"family\": 2, \"tsm\": 0, \"tsn\": 0, \"tsk\": 0, \"wptm\": 0, "
+                      "\"wptn\": 0, \"vw\": 0, \"dbuf\": 0, \"rm\": 8, \"w\": 16, \"vn\": 3, \"mb\": 8, \"kc\": 512}}}";
+    CHECK(parse(pan, "k", &b) == 1 && b.family == 2 && b.mb == 8 && b.kc == 512);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 2, \"tsm\": 0, \"tsn\": 0, \"tsk\": 0, \"wptm\": 0, "
+                "\"wptn\": 0, \"vw\": 0, \"dbuf\": 0, \"rm\": 8, \"w\": 16, \"vn\": 3, \"mb\": 8, \"kc\": 7}}}", "k", &b) == 0);
     /* a zero tile (division by zero in the builder), a fraction, a missing field, not JSON */
     CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 0, \"tsn\": 64, \"tsk\": 16, \"wptm\": 0, \"wptn\": 4, "
                 "\"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 0);

@@ -114,8 +114,12 @@ static clb_error dev_validate(clb_ctx *c, void *state, clb_diag *d)
 
 static void blk_params(clb_result *res, const gemm_blk *b)
 {
-    if (b->family == 1) {
-        clb_param_str(res, "kernel_family", "register vectors");
+    if (b->family >= 1) {
+        clb_param_str(res, "kernel_family", b->family == 2 ? "packed panels" : "register vectors");
+        if (b->family == 2) {
+            clb_param_num(res, "row_blocks_per_item", b->mb);
+            clb_param_num(res, "k_slice", b->kc);
+        }
         clb_param_num(res, "rows_per_item", b->rm);
         clb_param_num(res, "vector_width", b->w);
         clb_param_num(res, "vectors_per_row", b->vn);
@@ -168,8 +172,8 @@ cleanup:
 
 /* ---- the ladder ---- */
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0}
 static const gemm_rung rungs[] = {
     {"naive", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 2, 1},
     {"coalesced", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 3, 1},

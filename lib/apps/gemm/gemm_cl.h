@@ -10,8 +10,9 @@ typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK, RK_VEC } rung_kind;
 /* Tile configuration of the blocked kernel (macros of gemm_rungs.cl). */
 typedef struct gemm_blk {
     unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* family 0: local tiles (GPU form) */
-    unsigned family;                              /* 0 local tiles, 1 register vectors */
-    unsigned rm, w, vn;                           /* family 1: RM rows x VN vectors of W */
+    unsigned family;                              /* 0 local tiles, 1 register vectors, 2 packed panels */
+    unsigned rm, w, vn;                           /* families 1, 2: RM rows x VN vectors of W */
+    unsigned mb, kc;                              /* family 2: MB row blocks per item, K slices of KC */
 } gemm_blk;
 
 typedef struct gemm_rung {
@@ -39,6 +40,9 @@ typedef struct gemm_dev {
     cl_program prog;
     cl_kernel k;
     cl_mem a, b, cbuf;
+    cl_kernel pack;     /* family 2: packs B into bp before each launch, timed with it */
+    cl_mem bp;
+    size_t pack_global[2];
     size_t mp, np, kp;  /* padded sizes */
     size_t global[2], local[2];
     cl_uint dims;

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0}
+#define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc}
 static const gemm_blk candidates[] = {
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
     BLK(64, 64, 32, 4, 4, 4, 1),   BLK(128, 64, 16, 8, 4, 4, 1),  BLK(64, 128, 16, 4, 8, 4, 1),
@@ -19,6 +20,11 @@ static const gemm_blk candidates[] = {
     VEC(16, 8, 1),                 VEC(4, 4, 2),                  VEC(8, 4, 1),
     VEC(8, 16, 2),                 VEC(12, 16, 2),                VEC(14, 16, 2),
     VEC(16, 16, 1),
+    /* packed panels: register blocks that fit 32 zmm (6 x 4, 8 x 3, 12 x 2 float16; 6 x 2
+     * float8, AVX2's), K slices for L1/L2; w 8 and 16 only, so GPUs (w <= 4) never see them */
+    PAN(6, 16, 4, 8, 256),         PAN(6, 16, 4, 8, 512),         PAN(8, 16, 3, 8, 256),
+    PAN(8, 16, 3, 8, 512),         PAN(12, 16, 2, 4, 256),        PAN(12, 16, 2, 8, 512),
+    PAN(6, 8, 2, 8, 256),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -36,12 +42,13 @@ cleanup:
 }
 
 static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn",
-                                     "vw", "dbuf", "rm", "w", "vn"};
+                                     "vw", "dbuf", "rm", "w", "vn", "mb", "kc"};
+enum { NREQUIRED = 11 }; /* mb and kc came with family 2: absent in older entries, read as 0 */
 
 static unsigned *field(gemm_blk *b, size_t i)
 {
     unsigned *p[] = {&b->family, &b->tsm, &b->tsn, &b->tsk, &b->wptm, &b->wptn,
-                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn};
+                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn, &b->mb, &b->kc};
     return p[i];
 }
 
@@ -53,6 +60,8 @@ static int from_json(const cJSON *o, gemm_blk *b)
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, fields[i]);
+        if (i >= NREQUIRED && !v)
+            continue;
         if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 4096) ||
             v->valuedouble != (double)(unsigned)v->valuedouble)
             return 0;
@@ -142,7 +151,9 @@ static int plausible(const int *point, void *user)
 static void describe(const int *point, char *buf, size_t n)
 {
     const gemm_blk *b = &candidates[point[0]];
-    if (b->family)
+    if (b->family == 2)
+        snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
+    else if (b->family)
         snprintf(buf, n, "vectors rm=%u w=%u vn=%u", b->rm, b->w, b->vn);
     else
         snprintf(buf, n, "tiles %ux%ux%u wpt %ux%u vw=%u dbuf=%u", b->tsm, b->tsn, b->tsk, b->wptm,
@@ -156,8 +167,8 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     gemm_mats m = {0};
     tune_state t = {c, r, &m, 1, prec, 0, 0};
     cl_device_id dev = clb_device_reference(c->dev)->device;
-    static const int index[NCAND] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
-                                     11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
+    static const int index[NCAND] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
+                                     15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28};
     const clb_tune_dim dim = {"candidate", index, NCAND};
     const clb_tune_space space = {&dim, 1, plausible, &t};
     clb_tune_opts o;
@@ -165,7 +176,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     size_t valid = 0;
     const char *budget = getenv("CLBENCH_TUNE_BUDGET");
     clb_tune_opts_default(&o);
-    o.budget_s = budget ? atof(budget) : 0; /* the 22 candidates are searched whole */
+    o.budget_s = budget ? atof(budget) : 0; /* the 29 candidates are searched whole */
     o.max_evals = c->opts->quick ? 3 : 0;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
