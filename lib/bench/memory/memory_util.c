@@ -97,10 +97,11 @@ void mem_grid(const mem_device *m, size_t *local, size_t *groups)
 
 cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
 {
-    /* --quick on CPU devices (the smoke tests): 1 MiB, a cache figure. A GPU streams a DRAM
+    /* --quick on CPU devices and simulators (the smoke tests): 1 MiB, a cache figure. A GPU streams a DRAM
      * array in milliseconds, and its last-level cache (50 MiB on an H100) would serve a small
      * one at several times the HBM limit, which the limit guard rightly calls invalid. */
-    if (c->opts->quick && !(m->type & CL_DEVICE_TYPE_GPU))
+    int gpu = (m->type & CL_DEVICE_TYPE_GPU) && !(m->type & CL_DEVICE_TYPE_CPU); /* oclgrind: both */
+    if (c->opts->quick && !gpu)
         return clb_shrink_size(c, 1u << 20, 256u << 10);
     /* Floors: GPUs' last-level caches reach 50-100 MiB and a driver may report a smaller
      * cache (an L1) as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; a virtual machine may hide its CPU's
