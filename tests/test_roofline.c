@@ -148,9 +148,31 @@ static void test_strip_paths(void)
     }
 }
 
+/* Ceilings from --quick rows (params.quick) are lower bounds: a point above one is unchecked,
+ * not invalid; the same point above a full-run roof is invalid. */
+static void test_quick_ceiling(void)
+{
+    static const char quick_json[] =
+        "{\"device\":{},\"results\":["
+        "{\"name\":\"compute.fp32.fma\",\"status\":\"ok\",\"value\":100,\"unit\":\"GFLOP/s\",\"params\":{\"quick\":1}},"
+        "{\"name\":\"app.q.fast\",\"status\":\"ok\",\"value\":150,\"unit\":\"GFLOP/s\",\"params\":{\"flops\":1e9,\"bytes\":0}}]}";
+    cJSON *e = cJSON_Parse(quick_json);
+    cJSON *rl = clb_roofline_model(e);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ceiling(rl, "fp32 peak"), "quick")));
+    expect_verdict(rl, "app.q.fast", "unchecked", "--quick");
+    cJSON_Delete(rl);
+    cJSON *fma = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "results"), 0);
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(fma, "params"), "quick");
+    rl = clb_roofline_model(e);
+    expect_verdict(rl, "app.q.fast", "invalid", "compute roof");
+    cJSON_Delete(rl);
+    cJSON_Delete(e);
+}
+
 int main(void)
 {
     test_strip_paths();
+    test_quick_ceiling();
     cJSON *entry = cJSON_Parse(entry_json);
     CHECK(entry != NULL);
     cJSON *rl = clb_roofline_model(entry);

@@ -78,6 +78,15 @@ static cJSON *ceiling(cJSON *arr, const char *name, const char *kind, double val
     return c;
 }
 
+/* A ceiling from a --quick row (params.quick): a screen of few configurations, a lower bound
+ * of the device's peak rather than the peak, so a point above it is not judged invalid. */
+static void mark_quick(cJSON *c, const cJSON *row)
+{
+    double q = 0;
+    if (rj_num(rj_obj(row, "params"), "quick", &q) && q > 0)
+        cJSON_AddBoolToObject(c, "quick", 1);
+}
+
 /* Adds physical_limit and pct_of_physical to c, and the dashed theoretical line to theory. */
 static void with_limit(cJSON *c, cJSON *theory, const cJSON *dev, const char *key, const cJSON *row,
                        const char *label)
@@ -109,6 +118,7 @@ static void compute_ceilings(const cJSON *dev, cJSON *ceil, cJSON *theory)
         cJSON *c = ceiling(ceil, name, "compute", value_of(r), is_int ? "GIOP/s" : "GFLOP/s",
                            rj_str(r, "name"));
         cJSON_AddStringToObject(c, "precision", precisions[i]);
+        mark_quick(c, r);
         if (i < 2) {
             snprintf(name, sizeof name, "%s datasheet", precisions[i]);
             with_limit(c, theory, dev, i == 0 ? "limit_fp32" : "limit_fp64", r, name);
@@ -130,6 +140,7 @@ static void dram_ceiling(const cJSON *dev, cJSON *ceil, cJSON *theory)
         return;
     cJSON *c = ceiling(ceil, "DRAM", "bandwidth", value_of(best), "GB/s", rj_str(best, "name"));
     cJSON_AddBoolToObject(c, "used_in_check", 1);
+    mark_quick(c, best);
     with_limit(c, theory, dev, "limit_dram", best, "DRAM datasheet");
 }
 
@@ -158,6 +169,7 @@ static void cache_ceilings(const cJSON *dev, cJSON *ceil)
         cJSON *c = ceiling(ceil, name, "bandwidth", bw, "GB/s", "memory.caches");
         num(c, "capacity_bytes", size);
         cJSON_AddBoolToObject(c, "used_in_check", 1);
+        mark_quick(c, caches);
     }
     const cJSON *reuse = best_ok(dev, "memory.read_reuse", "B/s");
     double size;
@@ -167,6 +179,7 @@ static void cache_ceilings(const cJSON *dev, cJSON *ceil)
         cJSON *c = ceiling(ceil, name, "bandwidth", value_of(reuse), "GB/s", "memory.read_reuse");
         num(c, "capacity_bytes", size);
         cJSON_AddBoolToObject(c, "used_in_check", 1);
+        mark_quick(c, reuse);
     }
     const cJSON *local = best_ok(dev, "memory.local_read", "B/s");
     if (local) /* per work-group scratch: compulsory bytes never come from it */
@@ -227,6 +240,7 @@ static double achieved(const cJSON *r, double flops, double bytes)
 typedef struct roofs {
     double peak;         /* compute roof of the point's precision (NaN: not measured) */
     const char *peak_row;
+    int peak_quick, bw_quick; /* the roof came from a --quick row: a lower bound, not judged */
     double bw;           /* best bandwidth roof that can serve the working set (NaN: none) */
     const char *bw_name;
     int cache_unknown;   /* the working set fits a cache whose bandwidth was not measured */
@@ -235,7 +249,7 @@ typedef struct roofs {
 static void find_roofs(const cJSON *rl, const char *prec, double ws, double cache_max, roofs *o)
 {
     const cJSON *c;
-    *o = (roofs){NAN, NULL, NAN, NULL, 0};
+    *o = (roofs){NAN, NULL, 0, 0, NAN, NULL, 0};
     int cache_fit = 0;
     cJSON_ArrayForEach(c, rj_arr(rl, "ceilings")) {
         const char *kind = rj_str(c, "kind"), *cp = rj_str(c, "precision");
@@ -244,12 +258,14 @@ static void find_roofs(const cJSON *rl, const char *prec, double ws, double cach
         if (kind && strcmp(kind, "compute") == 0 && cp && strcmp(cp, prec) == 0) {
             o->peak = v;
             o->peak_row = rj_str(c, "row");
+            o->peak_quick = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "quick"));
         } else if (kind && strcmp(kind, "bandwidth") == 0 &&
                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "used_in_check"))) {
             rj_num(c, "capacity_bytes", &cap);
             if (ws <= cap && (!isfinite(o->bw) || v > o->bw)) {
                 o->bw = v;
                 o->bw_name = rj_str(c, "name");
+                o->bw_quick = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "quick"));
             }
             cache_fit |= isfinite(cap) && ws <= cap;
         }
@@ -273,6 +289,14 @@ static void judge(cJSON *pt, const roofs *ro, double ai, double perf, const char
     if (isfinite(roof)) {
         num(pt, "roof", roof);
         num(pt, "pct_of_roof", 100 * perf / roof);
+    }
+    if ((isfinite(ro->peak) && ro->peak_quick && perf > ro->peak * (1 + ROOF_TOLERANCE)) ||
+        (isfinite(mem) && ro->bw_quick && perf > mem * (1 + ROOF_TOLERANCE))) {
+        snprintf(why, sizeof why, "%.4g %s is above a roof from a --quick row (%s); --quick screens "
+                 "few configurations, so its figure is a lower bound of the peak: not judged",
+                 perf, unit, ro->peak_quick && perf > ro->peak ? ro->peak_row : ro->bw_name);
+        verdict(pt, "unchecked", why);
+        return;
     }
     if (isfinite(ro->peak) && perf > ro->peak * (1 + ROOF_TOLERANCE)) {
         snprintf(why, sizeof why, "%.4g %s is %.1f%% above the compute roof %.4g %s (%s; more than "
