@@ -473,6 +473,9 @@ cJSON *clb_devdb_json(void);
 cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d);
 /* The user file's path, creating its directory when create; CLB_ERR_IO without HOME. */
 clb_error clb_devdb_user_path(char *buf, size_t n, int create, clb_diag *d);
+/* 1 when needle occurs in hay, ignoring ASCII case; an empty needle never matches (device
+ * selection by name, the database's name matching). */
+int clb_contains_nocase(const char *hay, const char *needle);
 /* A user entry from one device entry of a results document: measured figures marked
  * "measured" (compute.fp32.fma, compute.fp64.fma, memory.triad, transfer.h2d_pinned, each
  * when ok). NULL with d filled when the device has no name or nothing was measured. Caller frees. */

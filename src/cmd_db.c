@@ -3,23 +3,8 @@
  * match opens a device, in a worker. */
 #include "cli.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* 1 when needle occurs in hay ignoring ASCII case; an empty needle never matches. */
-static int contains_nocase(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; n && *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
-            i++;
-        if (i == n)
-            return 1;
-    }
-    return 0;
-}
 
 static const char *str_of(const cJSON *o, const char *k)
 {
@@ -117,7 +102,7 @@ static int db_match(const cli_opts *o)
         printf("%u:%u %s\n  built-in: %s\n", r->platform_index, r->device_index, r->device_name,
                m ? str_of(m, "how") : d.msg);
         cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(user, "entries"))
-            if (contains_nocase(r->device_name, str_of(u, "name")) && contains_nocase(vendor, str_of(u, "vendor")))
+            if (clb_contains_nocase(r->device_name, str_of(u, "name")) && clb_contains_nocase(vendor, str_of(u, "vendor")))
                 printf("  user entry %s (%s) matches: name '%s' in the device name, vendor '%s'\n", str_of(u, "key"),
                        path, str_of(u, "name"), str_of(u, "vendor"));
         cJSON_Delete(entry);

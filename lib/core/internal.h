@@ -61,8 +61,11 @@ double clb_now(void);
 uint64_t clb_fill_random(void *buf, size_t bytes, uint64_t seed);
 uint64_t clb_rand64(uint64_t *state);
 
-/* 1 when needle occurs in hay, ignoring ASCII case; an empty needle never matches. */
-int clb_contains_nocase(const char *hay, const char *needle);
+/* buf = "$XDG_VAR/clbench/FILE", else "$HOME/HOME_SUB/clbench/FILE"; with create, the two
+ * directory levels are made. CLB_ERR_IO (reason in d) when neither variable is set or on a
+ * failed mkdir. */
+clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *home_sub,
+                        const char *file, int create, clb_diag *d);
 
 /* Builds the embedded kernels/NAME.cl, prefixed by the optional source text prefix, with
  * options. On a failed build the status is build_failed and the build log is stored in

@@ -2,11 +2,9 @@
  * by app, device, driver and problem size class. The file is untrusted input. */
 #include "internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define TUNE_CACHE_VERSION 2
 
@@ -39,29 +37,9 @@ cJSON *clb_tune_cache_parse(const char *buf, size_t len, clb_diag *d)
     return j;
 }
 
-/* mkdir -p of the two levels under which the cache lives. */
-static int make_dir(char *path)
-{
-    char *slash = strrchr(path, '/');
-    if (!slash)
-        return 0;
-    *slash = '\0';
-    int ok = mkdir(path, 0755) == 0 || errno == EEXIST;
-    *slash = '/';
-    return ok && (mkdir(path, 0755) == 0 || errno == EEXIST);
-}
-
 clb_error clb_tune_cache_path(char *buf, size_t n, clb_diag *d)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int o = xdg && *xdg ? snprintf(buf, n, "%s/clbench", xdg)
-            : home && *home ? snprintf(buf, n, "%s/.cache/clbench", home) : -1;
-    if (o < 0 || (size_t)o + 16 > n)
-        return clb_diag_set(d, CLB_ERR_IO, "no cache directory: neither XDG_CACHE_HOME nor HOME is set");
-    if (!make_dir(buf))
-        return clb_diag_set(d, CLB_ERR_IO, "cannot create %s: %s", buf, strerror(errno));
-    snprintf(buf + o, n - (size_t)o, "/tune.json");
-    return CLB_OK;
+    return clb_user_file(buf, n, "XDG_CACHE_HOME", ".cache", "tune.json", 1, d);
 }
 
 cJSON *clb_tune_cache_load(const char *path, clb_diag *d)

@@ -5,11 +5,9 @@
 #include "devdb.h"
 #include "internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define USER_VERSION 1
 
@@ -109,21 +107,7 @@ cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d)
 
 clb_error clb_devdb_user_path(char *buf, size_t n, int create, clb_diag *d)
 {
-    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-    int o = xdg && *xdg ? snprintf(buf, n, "%s/clbench", xdg)
-            : home && *home ? snprintf(buf, n, "%s/.config/clbench", home) : -1;
-    if (o < 0 || (size_t)o + 16 > n)
-        return clb_diag_set(d, CLB_ERR_IO, "no configuration directory: neither XDG_CONFIG_HOME nor HOME is set");
-    if (create) {
-        char *slash = strrchr(buf, '/');
-        *slash = '\0';
-        int ok = mkdir(buf, 0755) == 0 || errno == EEXIST;
-        *slash = '/';
-        if (!ok || (mkdir(buf, 0755) != 0 && errno != EEXIST))
-            return clb_diag_set(d, CLB_ERR_IO, "cannot create %s: %s", buf, strerror(errno));
-    }
-    snprintf(buf + o, n - (size_t)o, "/devdb.json");
-    return CLB_OK;
+    return clb_user_file(buf, n, "XDG_CONFIG_HOME", ".config", "devdb.json", create, d);
 }
 
 /* ---- an entry from a measured run ---- */

@@ -267,18 +267,38 @@ static clb_error twin_finish(clb_ctx *c, tm_state *s, const double *t, double *x
     return CLB_OK;
 }
 
+/* What both seed-004 twins start with: the module's table and the per-run times and rates. */
+typedef struct twin_run {
+    const clbcu_api *api;
+    unsigned reps;
+    double *t, *x;
+} twin_run;
+
+static clb_error twin_begin(clb_ctx *c, twin_run *w)
+{
+    clb_diag *d = &c->diag;
+    w->reps = clb_reps(c);
+    w->t = malloc(w->reps * sizeof *w->t);
+    w->x = malloc(w->reps * sizeof *w->x);
+    if ((w->api = twin_api(c, d)) && (!w->t || !w->x))
+        clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    return d->err; /* twin_api set it when it returned NULL */
+}
+
+static void twin_end(twin_run *w)
+{
+    free(w->t);
+    free(w->x);
+}
+
 static clb_error mcpi_cuda_run(clb_ctx *c, clb_result *res)
 {
     clb_diag *d = &c->diag;
-    unsigned reps = clb_reps(c);
     tm_state s = {.n = mcpi_samples(c)};
-    double *t = malloc(reps * sizeof *t), *x = malloc(reps * sizeof *x);
+    twin_run w;
     char err[512];
-    const clbcu_api *api = twin_api(c, d);
-    if (!api)
+    if (twin_begin(c, &w) != CLB_OK)
         goto cleanup;
-    if (!t || !x)
-        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     if (mcpi_host_pthreads(s.n, app_host_threads(), &s.want, d) != CLB_OK)
         goto cleanup;
     clb_param_str(res, "app", "mcpi");
@@ -286,32 +306,27 @@ static clb_error mcpi_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_num(res, "n", (double)s.n);
     clb_param_str(res, "kernel", "one sample per thread (seed 004 Fig. 3), block sums, one atomicAdd per block");
     unsigned long long got = 0;
-    if (api->mcpi(s.n, reps, t, &got, err, sizeof err) != 0) {
+    if (w.api->mcpi(s.n, w.reps, w.t, &got, err, sizeof err) != 0) {
         twin_failed(err, d);
         goto cleanup;
     }
     s.got = got;
     clb_param_num(res, "inside", (double)s.got);
     clb_param_num(res, "pi_estimate", mcpi_pi(s.n, s.got));
-    twin_finish(c, &s, t, x, reps, (double)s.n, "Gsamples/s");
+    twin_finish(c, &s, w.t, w.x, w.reps, (double)s.n, "Gsamples/s");
 cleanup:
-    free(t);
-    free(x);
+    twin_end(&w);
     return d->err;
 }
 
 static clb_error strmatch_cuda_run(clb_ctx *c, clb_result *res)
 {
     clb_diag *d = &c->diag;
-    unsigned reps = clb_reps(c);
     tm_state s = {.n = 0};
-    double *t = malloc(reps * sizeof *t), *x = malloc(reps * sizeof *x);
+    twin_run w;
     char err[512];
-    const clbcu_api *api = twin_api(c, d);
-    if (!api)
+    if (twin_begin(c, &w) != CLB_OK)
         goto cleanup;
-    if (!t || !x)
-        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     if (strmatch_input_make(&s.in, strmatch_bytes(c), d) != CLB_OK ||
         strmatch_host_pthreads(&s.in, app_host_threads(), s.want_pos, d) != CLB_OK)
         goto cleanup;
@@ -321,16 +336,15 @@ static clb_error strmatch_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_num(res, "text_bytes", (double)s.in.len);
     clb_param_num(res, "patterns", (double)s.in.npat);
     clb_param_str(res, "kernel", "text tile and pattern in shared memory, atomicMin of the first index (seed 004)");
-    if (api->strmatch(s.in.text, s.in.len, s.in.pats, s.in.npat, s.in.m, reps, t, s.got_pos, err,
+    if (w.api->strmatch(s.in.text, s.in.len, s.in.pats, s.in.npat, s.in.m, w.reps, w.t, s.got_pos, err,
                       sizeof err) != 0) {
         twin_failed(err, d);
         goto cleanup;
     }
-    twin_finish(c, &s, t, x, reps, (double)s.in.len * (double)s.in.npat, "GB/s");
+    twin_finish(c, &s, w.t, w.x, w.reps, (double)s.in.len * (double)s.in.npat, "GB/s");
 cleanup:
     strmatch_input_free(&s.in);
-    free(t);
-    free(x);
+    twin_end(&w);
     return d->err;
 }
 
