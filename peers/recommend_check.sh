@@ -5,13 +5,14 @@
 #   recommend_check.sh check OUTDIR FILE...               recommend for the five workload classes
 #        on the files; OUTDIR/recommend-W.txt each, OUTDIR/summary.txt one line per workload
 # Sizes: gemm at the n the tuned rung ran (CLBENCH_GEMM_N, default 2048 here), stream at 2^25
-# elements (within app.saxpy's curve), transfer 64 MiB, stencil 2^19 components, latency 1000 loads.
+# elements (within app.saxpy's curve), transfer 64 MiB, stencil 2^19 components, latency 1024 loads (memory.chase_roundtrip measures that workload).
 # Environment: CLBENCH (default build/clbench), CLBENCH_GEMM_N.
 bin=${CLBENCH:-build/clbench}
 n=${CLBENCH_GEMM_N:-2048}
 rows="memory.triad memory.copy memory.latency launch.queued_end launch.roundtrip transfer.h2d_pageable
 transfer.d2h_pageable compute.fp32.fma app.saxpy.opencl app.saxpy.opencl_float4 app.sgemm.tuned
-app.euler.string.f32.linear app.euler.string.f32.coalesced app.euler.string.f32.vectorized"
+app.euler.string.f32.linear app.euler.string.f32.coalesced app.euler.string.f32.vectorized
+memory.read_linear memory.chase_roundtrip"
 case $1 in
 measure)
     out=$2; shift 2
@@ -22,7 +23,7 @@ check)
     dir=$1; dir=$2; shift 2
     mkdir -p "$dir"
     : >"$dir/summary.txt"
-    for w in stream:33554432 gemm:$n stencil:524288 transfer:67108864 latency:1000; do
+    for w in stream:33554432 gemm:$n stencil:524288 transfer:67108864 latency:1024; do
         name=${w%%:*}; size=${w#*:}
         args=; for f in "$@"; do args="$args --from $f"; done
         # shellcheck disable=SC2086

@@ -13,6 +13,7 @@ static const char *entry_text =
     "{\"name\":\"launch.queued_end\",\"status\":\"ok\",\"value\":10,\"unit\":\"us\"},"
     "{\"name\":\"launch.roundtrip\",\"status\":\"ok\",\"value\":20,\"unit\":\"us\"},"
     "{\"name\":\"memory.latency\",\"status\":\"invalid\",\"reason\":\"x\"},"
+    "{\"name\":\"memory.chase_roundtrip\",\"status\":\"ok\",\"value\":500,\"unit\":\"us\",\"params\":{\"loads\":1024}},"
     "{\"name\":\"transfer.h2d_pageable\",\"status\":\"ok\",\"value\":10,\"unit\":\"GB/s\",\"params\":{\"curve\":"
     "{\"points\":[[4,0.004],[1048576,5],[4194304,10]]}}},"
     "{\"name\":\"transfer.d2h_pageable\",\"status\":\"ok\",\"value\":8,\"unit\":\"GB/s\"},"
@@ -47,6 +48,8 @@ int main(void)
     CHECK(p.ranked && near(p.seconds, 1000 * 64 * 8 / 80e9));
     clb_predict(e, CLB_WORKLOAD_TRANSFER, 1e8, 0, &p); /* latency: 4 B at 0.004 GB/s = 1 us */
     EXPECT(p.ranked && near(p.seconds, 1e8 / 10e9 + 1e-6), "transfer %g", p.seconds);
+    clb_predict(e, CLB_WORKLOAD_TRANSFER, 2097152, 0, &p); /* the curve at the size: 7.5 GB/s */
+    EXPECT(p.ranked && near(p.seconds, 2097152 / 7.5e9 + 1e-6), "transfer %g", p.seconds);
     clb_predict(e, CLB_WORKLOAD_LATENCY, 10, 0, &p); /* memory.latency failed: not used */
     CHECK(!p.ranked && isnan(p.seconds) && strcmp(p.missing, "memory.latency") == 0);
     /* The suite's own times: best OpenCL Euler row (not seq), the tuned rung, the curve. */
@@ -55,6 +58,16 @@ int main(void)
     CHECK(near(clb_workload_measured(e, CLB_WORKLOAD_GEMM, 1000, row, sizeof row), 2e9 / 400e9));
     CHECK(near(clb_workload_measured(e, CLB_WORKLOAD_TRANSFER, 2097152, row, sizeof row), 2097152 / 7.5e9));
     CHECK(isnan(clb_workload_measured(e, CLB_WORKLOAD_STREAM, 1000, row, sizeof row)) && !row[0]);
+    /* The latency workload measured whole, only at the loads it ran. */
+    CHECK(near(clb_workload_measured(e, CLB_WORKLOAD_LATENCY, 1024, row, sizeof row), 500e-6) &&
+          strcmp(row, "memory.chase_roundtrip") == 0);
+    CHECK(isnan(clb_workload_measured(e, CLB_WORKLOAD_LATENCY, 1000, row, sizeof row)));
+    /* A CPU's triad moves 16 B per element for the 12 it counts (write-allocate). */
+    cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(e, "device"), "CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU");
+    clb_predict(e, CLB_WORKLOAD_STREAM, 1e6, 0, &p);
+    EXPECT(p.ranked && near(p.seconds, 12e6 / (100e9 * 4 / 3) + 10e-6) && strstr(p.model, "write-allocate"),
+           "stream on a CPU %g", p.seconds);
+    CHECK(near(clb_write_allocate_factor(e, "memory.copy"), 1.5) && clb_write_allocate_factor(e, "memory.read_linear") == 1);
     /* Without any GEMM rung: the FMA peak x the documented efficiency, said as an assumption. */
     cJSON *res = cJSON_GetObjectItemCaseSensitive(e, "results");
     for (int i = cJSON_GetArraySize(res) - 1; i >= 0; i--)

@@ -61,6 +61,10 @@ double clb_now(void);
 uint64_t clb_fill_random(void *buf, size_t bytes, uint64_t seed);
 uint64_t clb_rand64(uint64_t *state);
 
+/* Bytes the memory moved per byte a DRAM row counts: on a CPU device (entry's CL_DEVICE_TYPE)
+ * stores fetch their lines first (write-allocate): memory.triad 4/3, memory.copy 3/2; else 1. */
+double clb_write_allocate_factor(const cJSON *entry, const char *row);
+
 /* buf = "$XDG_VAR/clbench/FILE", else "$HOME/HOME_SUB/clbench/FILE"; with create, the two
  * directory levels are made. CLB_ERR_IO (reason in d) when neither variable is set or on a
  * failed mkdir. */

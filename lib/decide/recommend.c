@@ -12,7 +12,7 @@
 #define STENCIL_BYTES 8.0 /* 2 x sizeof(float) per component and step, untiled (docs/apps/euler.md) */
 
 static const char *const names[CLB_WORKLOAD_COUNT_] = {"stream", "gemm", "stencil", "transfer", "latency"};
-static const double sizes[CLB_WORKLOAD_COUNT_] = {1 << 26, 4096, 1 << 22, 1 << 26, 1000};
+static const double sizes[CLB_WORKLOAD_COUNT_] = {1 << 26, 4096, 1 << 22, 1 << 26, 1024};
 static const char *const rows_stream[] = {"memory.triad", "launch.queued_end", "transfer.h2d_pageable",
                                           "transfer.d2h_pageable", NULL};
 static const char *const rows_gemm[] = {"app.sgemm.tuned", "compute.fp32.fma", NULL};
@@ -124,8 +124,10 @@ static void predict_stream(const cJSON *e, double n, int on_host, clb_prediction
     if (on_host && !isfinite(d2h))
         miss(p, "transfer.d2h_pageable");
     double move = on_host ? 8 * n / (h2d * 1e9) + 4 * n / (d2h * 1e9) : 0;
-    p->seconds = 12 * n / (triad * 1e9) + launch * 1e-6 + move;
-    snprintf(p->model, sizeof p->model, "12 n B / triad + launch%s",
+    /* triad's counted bytes leave out a CPU's write-allocate reads; SAXPY moves only its 12 n B */
+    double wa = clb_write_allocate_factor(e, "memory.triad");
+    p->seconds = 12 * n / (wa * triad * 1e9) + launch * 1e-6 + move;
+    snprintf(p->model, sizeof p->model, "12 n B / triad%s + launch%s", wa != 1 ? " x 4/3 (write-allocate on a CPU)" : "",
              on_host ? " + 8 n B / h2d + 4 n B / d2h (data on the host)" : " (data on the device)");
     snprintf(p->deciding, sizeof p->deciding, "memory.triad %.4g GB/s, launch.queued_end %.4g us%s", triad,
              launch, on_host ? "" : "");
@@ -185,20 +187,22 @@ static void predict_stencil(const cJSON *e, double n, clb_prediction *p)
     snprintf(p->deciding, sizeof p->deciding, "memory.copy %.4g GB/s", copy);
 }
 
+/* The h2d curve at the size (interpolated; beyond its ends its last point), plus the latency
+ * of its smallest point. */
 static void predict_transfer(const cJSON *e, double bytes, clb_prediction *p)
 {
     const cJSON *row = ok_row(e, "transfer.h2d_pageable");
-    double bw = value_of(e, "transfer.h2d_pageable", "GB/s"), small = curve_at(row, 1);
+    double bw = curve_at(row, bytes), small = curve_at(row, 1);
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), "curve"), "points"), 0);
     double x0 = first && cJSON_GetArrayItem(first, 0) ? cJSON_GetArrayItem(first, 0)->valuedouble : NAN;
     double lat = x0 / (small * 1e9);
     if (!isfinite(bw) || !isfinite(lat))
-        miss(p, isfinite(bw) ? "transfer.h2d_pageable's curve (latency)" : "transfer.h2d_pageable");
+        miss(p, row ? "transfer.h2d_pageable's curve" : "transfer.h2d_pageable");
     p->seconds = bytes / (bw * 1e9) + lat;
-    snprintf(p->model, sizeof p->model, "bytes / h2d bandwidth + latency (pageable host memory)");
-    snprintf(p->deciding, sizeof p->deciding, "transfer.h2d_pageable %.4g GB/s, latency %.3g us (its %.0f-byte point)",
-             bw, lat * 1e6, x0);
+    snprintf(p->model, sizeof p->model, "bytes / h2d bandwidth at that size + latency (pageable host memory)");
+    snprintf(p->deciding, sizeof p->deciding, "transfer.h2d_pageable's curve %.4g GB/s at %.0f B, latency %.3g us (its %.0f-byte point)",
+             bw, bytes, lat * 1e6, x0);
 }
 
 static void predict_latency(const cJSON *e, double loads, clb_prediction *p)
@@ -262,6 +266,8 @@ double clb_workload_measured(const cJSON *e, clb_workload_kind w, double size, c
         t = size * STENCIL_STEPS * v * 1e-9;
     else if (w == CLB_WORKLOAD_TRANSFER && (r = ok_row(e, "transfer.h2d_pageable")))
         t = size / (curve_at(r, size) * 1e9);
+    else if (w == CLB_WORKLOAD_LATENCY && (r = ok_row(e, "memory.chase_roundtrip")) && param_of(r, "loads") == size)
+        t = value_of(e, "memory.chase_roundtrip", "us") * 1e-6;
     snprintf(row, row_n, "%s", r && isfinite(t) ? cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring : "");
     return r && isfinite(t) && t > 0 ? t : NAN;
 }

@@ -572,6 +572,8 @@ const clb_bench clb_memory_rows[] = {
      CLB_REQ_COMPILER, clb_memory_read_vs_size_run, clb_memory_sweep_validate, NULL},
     {"memory.latency", "memory", "pointer-chase latency against working-set size, 4 KiB to 1 GiB (curve; headline: the largest size, ns)",
      CLB_REQ_COMPILER, clb_memory_latency_run, clb_memory_latency_validate, NULL},
+    {"memory.chase_roundtrip", "memory", "the latency workload whole: one launch of 1024 dependent loads through memory.latency's largest random cycle, enqueue to clFinish (us)",
+     CLB_REQ_COMPILER, clb_memory_chase_roundtrip_run, clb_memory_latency_validate, NULL},
     {"memory.latency_local", "memory", "pointer-chase latency in local memory (ns)",
      CLB_REQ_COMPILER, clb_memory_latency_local_run, clb_memory_latency_validate, NULL},
     {"memory.caches", "memory", "cache levels from the latency and bandwidth curves vs the API (headline: DRAM latency, ns)",

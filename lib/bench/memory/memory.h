@@ -92,6 +92,7 @@ clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d);
 clb_error clb_memory_family_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d);
 clb_error clb_memory_latency_run(clb_ctx *c, clb_result *res);
+clb_error clb_memory_chase_roundtrip_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_latency_local_run(clb_ctx *c, clb_result *res);
 clb_error clb_memory_latency_validate(clb_ctx *c, void *state, clb_diag *d);
 clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res);

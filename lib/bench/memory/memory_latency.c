@@ -452,3 +452,64 @@ clb_error clb_memory_sweep_validate(clb_ctx *c, void *state, clb_diag *d)
     (void)state;
     return clb_diag_set(d, CLB_ERR_INVALID_RESULT, "no validation outside the sweep");
 }
+
+/* ---- the latency workload measured whole (recommend's latency class) ---- */
+
+enum { RT_ROUNDS = 64, RT_WARMUP = 5, RT_SAMPLES = 100 }; /* 64 x 16 = 1024 dependent loads */
+
+/* One launch of the chase, waited for: its wall time in us, the end node checked. */
+static clb_error rt_launch(clb_ctx *c, chase_state *s, double *us)
+{
+    clb_diag *d = &c->diag;
+    double t0 = clb_now();
+    if (ch_enqueue(s, RT_ROUNDS, NULL, d) != CLB_OK)
+        goto cleanup;
+    CLB_CL(d, clFinish(s->q));
+    *us = 1e6 * (clb_now() - t0);
+    clb_memory_latency_validate(c, s, d);
+cleanup:
+    return d->err;
+}
+
+/* What `recommend --workload latency` models as launch.roundtrip + loads x memory.latency:
+ * one launch of 1024 dependent loads through a random cycle as large as memory.latency's
+ * largest (DRAM), host wall clock from enqueue to clFinish; each launch goes on where the
+ * last one ended, so no load repeats a recent node. */
+clb_error clb_memory_chase_roundtrip_run(clb_ctx *c, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    mem_device m;
+    chase_state s = {.q = clb_device_queue(c->dev)};
+    cl_program prog = NULL;
+    cl_uint *host = NULL;
+    double us[RT_SAMPLES];
+    if (mem_device_query(c, &m) != CLB_OK || clb_build(c, "memory_latency", NULL, NULL, &prog) != CLB_OK)
+        goto cleanup;
+    cl_ulong max = chase_max_bytes(c, &m);
+    s.node_words = m.line_bytes / 4;
+    if (!(host = malloc((size_t)max)))
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for %llu bytes", (unsigned long long)max);
+    clb_fill_random(host, (size_t)max, 0x1a7e0002u);
+    CLB_CL(d, s.k = clCreateKernel(prog, "chase", CLB_ERRP));
+    CLB_CL(d, s.next = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_ONLY, (size_t)max, NULL, CLB_ERRP));
+    CLB_CL(d, s.out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_WRITE_ONLY, 4, NULL, CLB_ERRP));
+    CLB_CL(d, clSetKernelArg(s.k, 0, sizeof s.next, &s.next));
+    CLB_CL(d, clSetKernelArg(s.k, 1, sizeof s.out, &s.out));
+    if (link_nodes(c, &s, host, (double)max) != CLB_OK)
+        goto cleanup;
+    CLB_CL(d, clEnqueueWriteBuffer(s.q, s.next, CL_TRUE, 0, (size_t)max, host, 0, NULL, NULL));
+    for (int i = 0; i < RT_WARMUP + RT_SAMPLES; i++)
+        if (rt_launch(c, &s, &us[i < RT_WARMUP ? 0 : i - RT_WARMUP]) != CLB_OK)
+            goto cleanup;
+    if (clb_result_set_samples(res, us, RT_SAMPLES, "us", 0, "wall_clock_monotonic enqueue->clFinish") != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    clb_param_num(res, "loads", 16.0 * RT_ROUNDS);
+    clb_param_num(res, "working_set_bytes", (double)max);
+    clb_param_num(res, "node_bytes", 4.0 * s.node_words);
+    clb_param_num(res, "warmup_launches", RT_WARMUP);
+cleanup:
+    free(host);
+    chase_release(&s);
+    clb_release_program(prog);
+    return d->err;
+}
