@@ -17,11 +17,14 @@ timed() { # name, command...: wall seconds into OUT/NAME.time
     "$@" >"$out/$name.txt" 2>&1
     echo "rc=$? wall_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" | tee "$out/$name.time"
 }
+# The first run of a row builds its kernels (PoCL's and NVIDIA's caches keep them): one discarded
+# run first, so that every timed run below finds the same warm caches.
+[ "${FLEET_WARM:-1}" = 1 ] && timed warmup "$clb" run $rows --all-devices --json "$out/warmup.json"
 timed single-gpu "$clb" run $rows -d "$gpu" --json "$out/single-gpu.json"
 timed single-cpu "$clb" run $rows -d "$cpu" --json "$out/single-cpu.json"
 timed all-devices "$clb" run $rows --all-devices --json "$out/all-devices.json"
 if command -v mpirun >/dev/null; then
-    timed mpi mpirun --allow-run-as-root --oversubscribe \
+    timed mpi mpirun --allow-run-as-root --oversubscribe --bind-to none \
         -np 1 -x CLBENCH_RANK_DEVICE="$gpu" "$clb" run --mpi $rows --json "$out/mpi.json" : \
         -np 1 -x CLBENCH_RANK_DEVICE="$cpu" "$clb" run --mpi $rows --json "$out/mpi.json"
 fi

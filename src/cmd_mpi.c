@@ -4,13 +4,35 @@
  * Each rank runs its device in worker processes, as `run` does; rank 0 writes one JSON document
  * whose device entries carry node, rank and local_rank, receiving one rank's entry at a time and
  * writing it out at once, so its memory does not grow with the number of ranks. */
+#define _GNU_SOURCE /* sched_getaffinity, before any header */
 #include "cli.h"
 
 #ifdef CLBENCH_HAVE_MPI
 #include <mpi.h>
 
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Records the CPUs this rank may run on. Launchers bind ranks (OpenMPI binds to a core when
+ * there are at most 2 ranks): a CPU device then runs on that core alone, an 8-16x loss that
+ * would read as a slow device, so the rank says so. */
+static void note_affinity(cJSON *entry, const clb_device_ref *ref, int rank)
+{
+    cpu_set_t set;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || online <= 0)
+        return;
+    int allowed = CPU_COUNT(&set);
+    cJSON_AddNumberToObject(entry, "cpus_allowed", allowed);
+    cJSON_AddNumberToObject(entry, "cpus_online", (double)online);
+    if ((ref->type & CL_DEVICE_TYPE_CPU) && allowed < online)
+        fprintf(stderr, "clbench: rank %d is bound to %d of %ld CPUs, and its device (%s) is a CPU: it runs "
+                        "on those only (mpirun --bind-to none, srun --cpu-bind=none)\n",
+                rank, allowed, online, ref->device_name);
+}
 
 /* The node-local rank: the launchers' variables first, then MPI-3's shared-memory split. */
 static int local_rank(const char **source)
@@ -57,6 +79,7 @@ static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
         cJSON_AddNumberToObject(entry, "local_rank", local);
         cJSON_AddStringToObject(entry, "local_rank_from",
                                 explicit_dev && *explicit_dev ? "CLBENCH_RANK_DEVICE" : source);
+        note_affinity(entry, ref, rank);
     } else {
         *failed = 1;
     }
