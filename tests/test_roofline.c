@@ -169,9 +169,29 @@ static void test_quick_ceiling(void)
     cJSON_Delete(e);
 }
 
+/* On a CPU device the DRAM roof is in bytes moved: triad 10 x 4/3 = 13.3 beats copy 8 x 3/2 = 12;
+ * the dram_ok point (19 GFLOP/s at AI 2) stays below 26.7, dram_above (30) does not. */
+static void test_cpu_write_allocate(void)
+{
+    cJSON *e = cJSON_Parse(entry_json);
+    CHECK(e != NULL);
+    cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(e, "device"), "CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU");
+    cJSON *rl = clb_roofline_model(e);
+    double v = 0, f = 0, counted = 0;
+    const cJSON *dram = ceiling(rl, "DRAM");
+    CHECK(rj_num(dram, "value", &v) && fabs(v - 40.0 / 3) < 1e-9 && strcmp(rj_str(dram, "row"), "memory.triad") == 0);
+    CHECK(rj_num(dram, "write_allocate_factor", &f) && fabs(f - 4.0 / 3) < 1e-12 && rj_num(dram, "counted_value", &counted) &&
+          counted == 10);
+    expect_verdict(rl, "app.a.dram_ok", "ok", NULL);
+    expect_verdict(rl, "app.a.dram_above", "invalid", "13.33 GB/s");
+    cJSON_Delete(rl);
+    cJSON_Delete(e);
+}
+
 int main(void)
 {
     test_strip_paths();
+    test_cpu_write_allocate();
     test_quick_ceiling();
     cJSON *entry = cJSON_Parse(entry_json);
     CHECK(entry != NULL);
