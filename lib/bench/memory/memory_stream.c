@@ -2,7 +2,8 @@
  * of a family of kernels (docs/results/memory.md, "Kernel families"). The straightforward
  * form (lib/bench/memory/memory.cl, simple_*: one vector per work-item, global size = vectors) at
  * widths 1..16 and work-group sizes 128/256/1024 (and the driver's choice for write and
- * STREAM), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
+ * STREAM), read_linear's 16-vectors-per-work-item forms (reduced per group, or per-item sums with
+ * no reduction), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
  * validated launches each; the runner then measures the best two in full and the higher
  * median is the result. params.variants holds every variant's figures. */
 #include "memory.h"
@@ -101,11 +102,31 @@ static double f_work(const void *state, uint64_t scale)
     return items * s->fetch * 4.0 * s->vw * s->r->arrays;
 }
 
+/* GPU linear reads outside --quick: >= READ_GPU_BYTES. One launch reads one pass, and a
+ * launch's ramp-up and last partial wave cost a few microseconds whatever its length: at
+ * 256 MiB an H100 launch lasted 90 us (clpeak 1.1.2 reads 512 MiB per launch). Measurement
+ * hook CLBENCH_READ_BYTES=N sets N bytes (rounded down to MiB) on any device (docs/cli.md). */
+#define READ_GPU_BYTES (1ull << 30)
+static cl_ulong read_bytes(clb_ctx *c, const fstate *s, cl_ulong bytes)
+{
+    const char *env = getenv("CLBENCH_READ_BYTES");
+    int gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
+    cl_ulong want = env && *env ? strtoull(env, NULL, 0) >> 20 << 20 : READ_GPU_BYTES;
+    cl_ulong cap = s->m.global_mem / 4 < s->m.max_alloc ? s->m.global_mem / 4 : s->m.max_alloc;
+    if (s->r->kind != F_READ || s->r->pattern != 0 || (!(env && *env) && (c->opts->quick || !gpu)))
+        return bytes;
+    while (want > cap && want > (1u << 20))
+        want /= 2;
+    if (!(env && *env) && want < bytes)
+        return bytes;
+    return clb_shrink_size(c, (size_t)(want ? want : 1u << 20), 256u << 10);
+}
+
 /* Array sizes: >= 4x the largest cache (mem_dram_bytes). Strided / random: that is the
  * footprint (lines x fetch unit); the array is lines x line bytes. */
 static void f_sizes(clb_ctx *c, fstate *s)
 {
-    cl_ulong bytes = mem_dram_bytes(c, &s->m, sparse(s->r) ? 2 : s->r->arrays);
+    cl_ulong bytes = read_bytes(c, s, mem_dram_bytes(c, &s->m, sparse(s->r) ? 2 : s->r->arrays));
     if (sparse(s->r)) {
         cl_ulong cap = s->m.global_mem / 3 < s->m.max_alloc ? s->m.global_mem / 3 : s->m.max_alloc;
         while (bytes / s->m.fetch_bytes * s->m.line_bytes > cap && bytes > (1u << 20))
