@@ -113,6 +113,7 @@ static cl_ulong read_bytes(clb_ctx *c, const fstate *s, cl_ulong bytes)
     int gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
     cl_ulong want = env && *env ? strtoull(env, NULL, 0) >> 20 << 20 : READ_GPU_BYTES;
     cl_ulong cap = s->m.global_mem / 4 < s->m.max_alloc ? s->m.global_mem / 4 : s->m.max_alloc;
+    cap = cap < (4ull << 30) ? cap : 4ull << 30; /* memory.cl indexes words with uint */
     if (s->r->kind != F_READ || s->r->pattern != 0 || (!(env && *env) && (c->opts->quick || !gpu)))
         return bytes;
     while (want > cap && want > (1u << 20))
