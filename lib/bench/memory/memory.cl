@@ -174,6 +174,12 @@ void simple_group_sum(local uint *t, uint x, global uint *out)
 #ifndef FETCH
 #define FETCH 1
 #endif
+#ifndef PER_ITEM
+#define PER_ITEM 0
+#endif
+#ifndef LAYOUT
+#define LAYOUT 0
+#endif
 /* Item g reads vector g * stride (PATTERN 0, 1) or idx[g] * stride (PATTERN 2): with the
  * stride one cache line, each line of the array is touched once per pass. */
 kernel void simple_read(global const VT *restrict a, global const uint *restrict idx,
@@ -181,7 +187,26 @@ kernel void simple_read(global const VT *restrict a, global const uint *restrict
                         uint total)
 {
     SIMPLE_ITEM(g);
-#if FETCH > 1
+#if PER_ITEM
+    /* -DPER_ITEM=1 (linear reads): reduction-free. Item g sums its FETCH vectors, L apart in its
+     * group's block (LAYOUT 0) or `total` apart (LAYOUT 1: one strip per fetch, as clpeak's
+     * global-offset kernel), and writes that sum to its own word of out: no local memory, no
+     * barrier, coalesced stores. Every loaded word feeds the stored sum, so no load can be
+     * dropped; the host checks every item's word. */
+#if LAYOUT == 1
+    uint v0 = g, step = total;
+#else
+    uint step = get_local_size(0), v0 = (g / step) * step * FETCH + g % step;
+#endif
+    VT acc = a[v0];
+#pragma unroll
+    for (uint i = 1; i < FETCH; i++)
+        acc += a[v0 + i * step];
+    (void)idx;
+    (void)stride;
+    (void)t;
+    out[get_global_id(0)] = HSUM(acc);
+#elif FETCH > 1
     /* -DFETCH=n (linear reads): item g reads n vectors L apart inside its work-group's block of
      * n L vectors, all loads issued before the sum needs them, so each work-item keeps n
      * requests in flight (clpeak's global_bandwidth form). */

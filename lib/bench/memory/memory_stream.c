@@ -2,7 +2,8 @@
  * of a family of kernels (docs/results/memory.md, "Kernel families"). The straightforward
  * form (lib/bench/memory/memory.cl, simple_*: one vector per work-item, global size = vectors) at
  * widths 1..16 and work-group sizes 128/256/1024 (and the driver's choice for write and
- * STREAM), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
+ * STREAM), read_linear's 16-vectors-per-work-item forms (reduced per group, or per-item sums with
+ * no reduction), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
  * validated launches each; the runner then measures the best two in full and the higher
  * median is the result. params.variants holds every variant's figures. */
 #include "memory.h"
@@ -29,6 +30,9 @@ static const frow frows[] = {
 
 #define STREAM_K 3u
 #define MAX_VARIANTS 32
+/* Vectors per work-item of the several-per-item and per-item-sum reads (clpeak's FETCH_PER_WI);
+ * both keep that many loads in flight per work-item. */
+#define READ_FETCH 16u
 #define FINALISTS 2
 
 /* One member of the family. */
@@ -36,6 +40,7 @@ typedef struct fvariant {
     int chunked;   /* 0: the straightforward form */
     unsigned vw;
     unsigned fetch; /* straightforward reads: vectors per work-item (memory.cl, FETCH) */
+    int per_item;  /* linear reads: 1 + memory.cl's LAYOUT for the reduction-free form, else 0 */
     size_t local;  /* straightforward form: 0 = the driver's choice */
     int screened;  /* 1 when `screen` holds the screening median (GB/s) */
     double screen;
@@ -57,6 +62,7 @@ typedef struct fstate {
     cl_kernel k;
     unsigned vw;
     unsigned fetch; /* vectors per work-item (1 but for FETCH read variants) */
+    int per_item;   /* as fvariant.per_item */
     size_t local; /* 0: the driver's choice */
     size_t total;   /* items of a pass: work-items (vectors / fetch), or lines */
     size_t block;   /* items per unit of scale: total / nblocks, a multiple of 1024 */
@@ -72,6 +78,7 @@ typedef struct fjob {
     fstate *s;
     size_t local;
     unsigned fetch;
+    int per_item;
 } fjob;
 
 static const frow *frow_named(const char *name)
@@ -95,11 +102,32 @@ static double f_work(const void *state, uint64_t scale)
     return items * s->fetch * 4.0 * s->vw * s->r->arrays;
 }
 
+/* GPU linear reads outside --quick: >= READ_GPU_BYTES. One launch reads one pass, and a
+ * launch's ramp-up and last partial wave cost a few microseconds whatever its length: at
+ * 256 MiB an H100 launch lasted 90 us (clpeak 1.1.2 reads 512 MiB per launch). Measurement
+ * hook CLBENCH_READ_BYTES=N sets N bytes (rounded down to MiB) on any device (docs/cli.md). */
+#define READ_GPU_BYTES (1ull << 30)
+static cl_ulong read_bytes(clb_ctx *c, const fstate *s, cl_ulong bytes)
+{
+    const char *env = getenv("CLBENCH_READ_BYTES");
+    int gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
+    cl_ulong want = env && *env ? strtoull(env, NULL, 0) >> 20 << 20 : READ_GPU_BYTES;
+    cl_ulong cap = s->m.global_mem / 4 < s->m.max_alloc ? s->m.global_mem / 4 : s->m.max_alloc;
+    cap = cap < (4ull << 30) ? cap : 4ull << 30; /* memory.cl indexes words with uint */
+    if (s->r->kind != F_READ || s->r->pattern != 0 || (!(env && *env) && (c->opts->quick || !gpu)))
+        return bytes;
+    while (want > cap && want > (1u << 20))
+        want /= 2;
+    if (!(env && *env) && want < bytes)
+        return bytes;
+    return clb_shrink_size(c, (size_t)(want ? want : 1u << 20), 256u << 10);
+}
+
 /* Array sizes: >= 4x the largest cache (mem_dram_bytes). Strided / random: that is the
  * footprint (lines x fetch unit); the array is lines x line bytes. */
 static void f_sizes(clb_ctx *c, fstate *s)
 {
-    cl_ulong bytes = mem_dram_bytes(c, &s->m, sparse(s->r) ? 2 : s->r->arrays);
+    cl_ulong bytes = read_bytes(c, s, mem_dram_bytes(c, &s->m, sparse(s->r) ? 2 : s->r->arrays));
     if (sparse(s->r)) {
         cl_ulong cap = s->m.global_mem / 3 < s->m.max_alloc ? s->m.global_mem / 3 : s->m.max_alloc;
         while (bytes / s->m.fetch_bytes * s->m.line_bytes > cap && bytes > (1u << 20))
@@ -131,7 +159,10 @@ static clb_error f_alloc(clb_ctx *c, fstate *s, size_t min_local)
             goto cleanup;
     }
     if (s->r->kind == F_READ) {
-        s->out_words = (sparse(s->r) ? s->lines : s->words) / min_local;
+        /* one word per work-group, or per work-item for the per-item form (>= READ_FETCH words
+         * read per item) */
+        s->out_words = sparse(s->r) ? s->lines / min_local
+                       : s->words / (min_local < READ_FETCH ? min_local : READ_FETCH);
         if (mem_upload(c, &s->out, NULL, s->out_words * 4, CL_MEM_WRITE_ONLY) != CLB_OK)
             goto cleanup;
     }
@@ -171,17 +202,19 @@ static const char *f_kernel(const frow *r)
 static clb_error f_bind(clb_ctx *c, fstate *s, const fvariant *v, cl_program *prog)
 {
     clb_diag *d = &c->diag;
-    char opts[160], extra[64];
+    char opts[224], extra[128];
     unsigned vw = v->vw, fetch = v->fetch ? v->fetch : 1;
     size_t local = v->local;
-    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d -DFETCH=%u", s->r->pattern, s->r->pattern,
-             fetch);
+    snprintf(extra, sizeof extra, "-DPATTERN=%d -DOP=%d -DFETCH=%u -DPER_ITEM=%d -DLAYOUT=%d",
+             s->r->pattern, s->r->pattern, fetch, v->per_item != 0,
+             v->per_item ? v->per_item - 1 : 0);
     mem_vec_options(opts, sizeof opts, vw, extra);
     if (clb_build(c, "memory", NULL, opts, prog) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s->k = clCreateKernel(*prog, f_kernel(s->r), CLB_ERRP));
     s->vw = vw;
     s->fetch = fetch;
+    s->per_item = v->per_item;
     s->local = local;
     s->stride = sparse(s->r) ? s->m.line_bytes / (4u * vw) : 1u;
     /* FETCH: whole blocks of fetch x local vectors (the kernel's group block) */
@@ -234,7 +267,7 @@ cleanup:
 
 static cl_mem f_output(const fstate *s, size_t *bytes)
 {
-    *bytes = s->r->kind == F_READ ? s->total / s->local * 4 : s->words * 4;
+    *bytes = s->r->kind != F_READ ? s->words * 4 : s->total / (s->per_item ? 1 : s->local) * 4;
     return s->r->kind == F_READ ? s->out : s->r->kind == F_WRITE ? s->a : s->c;
 }
 
@@ -247,6 +280,13 @@ static void f_params(clb_result *res, const fstate *s)
     clb_param_num(res, "array_bytes", (double)s->words * 4.0);
     clb_param_num(res, "arrays", s->r->arrays);
     clb_param_num(res, "bytes_per_launch", f_work(s, s->items / s->block));
+    if (s->per_item) {
+        clb_param_num(res, "output_bytes_per_launch", (double)s->items * 4.0);
+        clb_param_str(res, "output_bytes_counted", "no: bytes_per_launch counts the array read "
+                                                   "only (as the row says); each work-item "
+                                                   "also writes its 4-byte sum");
+        clb_param_str(res, "fetch_layout", s->per_item == 2 ? "global_offset" : "local_offset");
+    }
     clb_param_str(res, "layout", "one vector per work-item, global size = vectors (lines for "
                                  "strided and random reads): one launch = one pass, or a share "
                                  "of it when a pass would not fit the watchdog");
@@ -259,7 +299,7 @@ static clb_error simple_run(clb_ctx *c, const void *cfg, unsigned vw)
     fstate *s = j->s;
     cl_program prog = NULL;
     size_t out_bytes = 0;
-    fvariant v = {.vw = vw, .local = j->local, .fetch = j->fetch};
+    fvariant v = {.vw = vw, .local = j->local, .fetch = j->fetch, .per_item = j->per_item};
     if (f_bind(c, s, &v, &prog) != CLB_OK)
         goto cleanup;
     cl_mem out = f_output(s, &out_bytes);
@@ -293,31 +333,54 @@ static size_t fit_local(const mem_device *m, size_t want)
 
 /* Adds the straightforward variant (vw, local) unless it cannot run: sparse reads keep the
  * vector within one fetch unit; reads need a known local size >= 16 for their reduction. */
-static size_t add_simple(const fstate *s, fvariant *v, size_t n, unsigned vw, size_t local,
-                         unsigned fetch)
+static size_t add_simple(const fstate *s, fvariant *v, size_t n, const fvariant *want)
 {
-    if ((sparse(s->r) && 4u * vw > s->m.fetch_bytes) || n >= MAX_VARIANTS ||
-        (s->r->kind == F_READ && local < 16))
+    if ((sparse(s->r) && 4u * want->vw > s->m.fetch_bytes) || n >= MAX_VARIANTS ||
+        (s->r->kind == F_READ && want->local < 16))
         return n;
     for (size_t i = 0; i < n; i++)
-        if (!v[i].chunked && v[i].vw == vw && v[i].local == local && v[i].fetch == fetch)
+        if (!v[i].chunked && v[i].vw == want->vw && v[i].local == want->local &&
+            v[i].fetch == want->fetch && v[i].per_item == want->per_item)
             return n;
-    v[n] = (fvariant){.vw = vw, .local = local, .fetch = fetch};
+    v[n] = (fvariant){.vw = want->vw, .local = want->local, .fetch = want->fetch,
+                      .per_item = want->per_item};
     return n + 1;
 }
 
-/* Vectors per work-item in the width stage: 1, and for linear reads also READ_FETCH, which
- * keeps several loads in flight per work-item (on the H100 the one-vector form stayed ~3 %
- * below clpeak's 16-per-item kernel, docs/results/memory.md). */
-#define READ_FETCH 16u
-static unsigned stage_fetches(const fstate *s, const clb_ctx *c)
+/* The family's forms, bit i of a mask: form_names[i] is params.variants[].variant. */
+enum { FORM_ONE = 1, FORM_SEVERAL = 2, FORM_SUM = 4, FORM_CHUNKED = 8 };
+static const char *const form_names[] = {"one_per_item", "several_per_item", "per_item_sum",
+                                         "chunked"};
+
+/* The forms to screen: the straightforward one (and the chunked layout where the row has it);
+ * linear reads outside --quick also READ_FETCH vectors per work-item, reduced per work-group
+ * (several_per_item) or not (per_item_sum: on the H100 every reducing form stayed 2-3 % below
+ * clpeak, docs/results/memory.md). Testing hook CLBENCH_READ_FORMS (docs/cli.md): a
+ * comma-separated list of form names screens only those, also under --quick. */
+static unsigned family_forms(const clb_ctx *c, const frow *r)
 {
-    return s->r->kind == F_READ && s->r->pattern == 0 && !c->opts->quick ? 2 : 1;
+    unsigned m = FORM_ONE | (r->chunked ? FORM_CHUNKED : 0);
+    const char *env = getenv("CLBENCH_READ_FORMS");
+    if (r->kind != F_READ || r->pattern != 0)
+        return m;
+    if (!env || !*env)
+        return c->opts->quick ? m : m | FORM_SEVERAL | FORM_SUM;
+    m = 0;
+    for (unsigned i = 0; i < sizeof form_names / sizeof form_names[0]; i++) {
+        size_t n = strlen(form_names[i]);
+        for (const char *p = strstr(env, form_names[i]); p; p = strstr(p + 1, form_names[i]))
+            if ((p == env || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
+                m |= 1u << i;
+    }
+    return m;
 }
 
-/* The base local size of the width stage: the driver's choice, or 256 for the reads. */
-static size_t base_local(const fstate *s)
+/* The base local size of the width stage: the driver's choice, 256 for the reads, and 1024
+ * (clpeak's, its device maximum capped here) for the per-item sums. */
+static size_t base_local(const fstate *s, unsigned form)
 {
+    if (form == FORM_SUM)
+        return fit_local(&s->m, 1024);
     return s->r->kind == F_READ ? fit_local(&s->m, 256) : 0;
 }
 
@@ -340,7 +403,7 @@ static clb_error run_variant(clb_ctx *c, fstate *s, const fvariant *v, const clb
     if (v->chunked)
         return mem_measure_scratch(c, mem_chunked_run, mem_chunked_variant(s->r->name), v->vw,
                                    opts, clb_memory_global_validate, out);
-    fjob j = {s, v->local, v->fetch};
+    fjob j = {s, v->local, v->fetch, v->per_item};
     return mem_measure_scratch(c, simple_run, &j, v->vw, opts, clb_memory_family_validate, out);
 }
 
@@ -377,21 +440,35 @@ static size_t best_simple(const fvariant *v, size_t n)
     return b;
 }
 
-/* The straightforward form in two stages: every width at the base local size, then the other
- * local sizes at the best width (--quick: uint4 only). */
-static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n)
+/* Adds the straightforward forms of mask `forms` at every width (--quick: uint4 only) at
+ * their base local size; the per-item sum in both layouts (memory.cl, LAYOUT). */
+static size_t add_forms(const clb_ctx *c, const fstate *s, fvariant *v, size_t k, unsigned forms)
 {
-    size_t first = *n, k = *n;
-    for (unsigned f = 0; f < stage_fetches(s, c); f++)
-        for (size_t i = 0; i < sizeof simple_widths / sizeof simple_widths[0]; i++)
-            if (!c->opts->quick || simple_widths[i] == 4)
-                k = add_simple(s, v, k, simple_widths[i], base_local(s), f ? READ_FETCH : 1);
+    for (unsigned f = FORM_ONE; f <= FORM_SUM; f <<= 1)
+        for (size_t i = 0; (forms & f) && i < sizeof simple_widths / sizeof simple_widths[0]; i++)
+            for (int lay = 0; (!c->opts->quick || simple_widths[i] == 4) && lay < 2; lay++) {
+                fvariant w = {.vw = simple_widths[i], .local = base_local(s, f),
+                              .fetch = f == FORM_ONE ? 1 : READ_FETCH,
+                              .per_item = f == FORM_SUM ? 1 + lay : 0};
+                if (lay == 0 || f == FORM_SUM)
+                    k = add_simple(s, v, k, &w);
+            }
+    return k;
+}
+
+/* The straightforward forms in two stages: every width at the base local size, then the other
+ * local sizes for the best variant (not with --quick). */
+static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n, unsigned forms)
+{
+    size_t first = *n, k = add_forms(c, s, v, *n, forms);
     if (screen(c, s, v + first, k - first) != CLB_OK)
         return c->diag.err;
     size_t b = best_simple(v, k), second = k;
-    for (size_t j = 0; b < k && !c->opts->quick && j < sizeof local_sizes / sizeof local_sizes[0]; j++)
-        k = add_simple(s, v, k, v[b].vw, local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0,
-                       v[b].fetch);
+    for (size_t j = 0; b < k && !c->opts->quick && j < sizeof local_sizes / sizeof local_sizes[0]; j++) {
+        fvariant w = v[b];
+        w.local = local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0;
+        k = add_simple(s, v, k, &w);
+    }
     *n = k;
     return screen(c, s, v + second, k - second);
 }
@@ -408,8 +485,11 @@ static cJSON *variant_json(const fvariant *v)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "variant", v->chunked       ? "chunked"
+                                          : v->per_item  ? "per_item_sum"
                                           : v->fetch > 1 ? "several_per_item"
                                                          : "one_per_item");
+    if (v->per_item)
+        cJSON_AddStringToObject(o, "fetch_layout", v->per_item == 2 ? "global_offset" : "local_offset");
     cJSON_AddNumberToObject(o, "vector_width", v->vw);
     if (!v->chunked)
         cJSON_AddNumberToObject(o, "vectors_per_work_item", v->fetch);
@@ -502,7 +582,11 @@ clb_error clb_memory_family_run(clb_ctx *c, clb_result *res)
         return clb_diag_set(&c->diag, CLB_ERR_USAGE, "unknown memory variant");
     if (mem_device_query(c, &s.m) != CLB_OK)
         return c->diag.err;
-    if (s.r->chunked) { /* screened first: it allocates (and frees) its own arrays */
+    unsigned forms = family_forms(c, s.r);
+    if (!forms)
+        return clb_diag_set(&c->diag, CLB_ERR_USAGE, "CLBENCH_READ_FORMS names no form of %s",
+                            s.r->name);
+    if (forms & FORM_CHUNKED) { /* screened first: it allocates (and frees) its own arrays */
         const unsigned *w;
         size_t nw = mem_widths(c, 0, &w);
         for (size_t i = 0; i < nw; i++) {
@@ -513,7 +597,8 @@ clb_error clb_memory_family_run(clb_ctx *c, clb_result *res)
         if (screen(c, &s, v, n) != CLB_OK)
             goto cleanup;
     }
-    if (f_alloc(c, &s, fit_local(&s.m, 128)) != CLB_OK || screen_simple(c, &s, v, &n) != CLB_OK)
+    if ((forms & ~(unsigned)FORM_CHUNKED) &&
+        (f_alloc(c, &s, fit_local(&s.m, 128)) != CLB_OK || screen_simple(c, &s, v, &n, forms) != CLB_OK))
         goto cleanup;
     qsort(v, n, sizeof v[0], by_screen);
     size_t k = 0;
@@ -543,12 +628,13 @@ cleanup:
     return d->err;
 }
 
-/* Each work-group's sum against the host's sum of the vectors its items read. */
-static clb_error check_read(const fstate *s, const cl_uint *out, clb_diag *d)
+/* Each work-group's sum against the host's sum of the vectors its items read. `bias` is added
+ * to the first expected sum (0 but for the testing hook CLBENCH_TEST_BAD_HOST_SUM). */
+static clb_error check_read(const fstate *s, const cl_uint *out, cl_uint bias, clb_diag *d)
 {
     size_t g = s->base;
     for (size_t w = 0; w < s->items / s->local; w++) {
-        cl_uint want = 0;
+        cl_uint want = w ? 0 : bias;
         for (size_t i = 0; i < s->local; i++, g = g + 1 < s->total ? g + 1 : 0) {
             size_t v = (s->hidx ? s->hidx[g] : g) * (size_t)s->stride;
             if (s->fetch > 1) /* memory.cl, FETCH: the item's vectors in its group's block */
@@ -560,6 +646,25 @@ static clb_error check_read(const fstate *s, const cl_uint *out, clb_diag *d)
             return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
                                 "work-group %zu: checksum 0x%08x, host expects 0x%08x", w,
                                 (unsigned)out[w], (unsigned)want);
+    }
+    return CLB_OK;
+}
+
+/* The per-item sums (memory.cl, PER_ITEM): out[j] of the last launch is item base + j's sum of
+ * its READ_FETCH vectors, `local` (LAYOUT 0) or `total` (LAYOUT 1) vectors apart. Exact:
+ * wrapping 32-bit sums of the same random words on both sides. */
+static clb_error check_items(const fstate *s, const cl_uint *out, cl_uint bias, clb_diag *d)
+{
+    size_t step = s->per_item == 2 ? s->total : s->local;
+    for (size_t j = 0, g = s->base; j < s->items; j++, g = g + 1 < s->total ? g + 1 : 0) {
+        size_t v0 = s->per_item == 2 ? g : g / step * step * s->fetch + g % step;
+        cl_uint want = j ? 0 : bias;
+        for (size_t f = 0; f < s->fetch; f++)
+            want += mem_sum_words(s->ha + (v0 + f * step) * s->vw, s->vw);
+        if (out[j] != want)
+            return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
+                                "work-item %zu: sum 0x%08x, host expects 0x%08x", g,
+                                (unsigned)out[j], (unsigned)want);
     }
     return CLB_OK;
 }
@@ -593,8 +698,11 @@ clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
     cl_mem buf = f_output(s, &bytes);
     if (read_words(c, buf, bytes / 4, &out) != CLB_OK)
         return validate_end(c, out, d, CLB_OK);
-    if (s->r->kind == F_READ)
-        return validate_end(c, out, d, check_read(s, out, d));
+    if (s->r->kind == F_READ) {
+        cl_uint bias = getenv("CLBENCH_TEST_BAD_HOST_SUM") ? 1u : 0u; /* testing hook */
+        return validate_end(c, out, d, s->per_item ? check_items(s, out, bias, d)
+                                                   : check_read(s, out, bias, d));
+    }
     /* every word of the last launch's items */
     for (size_t j = 0, v = s->base; j < s->items; j++, v = v + 1 < s->total ? v + 1 : 0)
         for (size_t i = v * s->vw; i < (v + 1) * s->vw; i++)
