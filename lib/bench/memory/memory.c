@@ -540,7 +540,7 @@ done:
 
 /* The memory group's registry rows (listed in lib/bench/groups.h). */
 const clb_bench clb_memory_rows[] = {
-    {"memory.read_linear", "memory", "global read, DRAM-sized array: best of one-vector-per-work-item and chunked kernels (bytes read, GB/s)",
+    {"memory.read_linear", "memory", "global read, DRAM-sized array: best of a family: one vector per work-item (widths 1-16), 16 per work-item, per-work-item sums, chunked (bytes read, GB/s)",
      CLB_REQ_COMPILER, clb_memory_family_run, clb_memory_family_validate, "read_linear"},
     {"memory.read_reuse", "memory", "global read, each vector read by 32 neighbouring work-items (cache reuse, GB/s)",
      CLB_REQ_COMPILER, clb_memory_global_run, clb_memory_global_validate, "read_reuse"},
