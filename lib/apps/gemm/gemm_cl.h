@@ -13,6 +13,7 @@ typedef struct gemm_blk {
     unsigned family;                              /* 0 local tiles, 1 register vectors, 2 packed panels, 3 warp tiles */
     unsigned rm, w, vn;                           /* families 1, 2: RM rows x VN vectors of W */
     unsigned mb, kc;                              /* family 2: MB row blocks per item, K slices of KC */
+    unsigned ln;                                  /* family 3: a warp's lanes along N (0: rows of items) */
 } gemm_blk;
 
 typedef struct gemm_rung {

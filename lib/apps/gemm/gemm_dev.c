@@ -24,8 +24,8 @@ static void prefix(const gemm_rung *r, const gemm_blk *b, size_t prec, size_t kp
         o += snprintf(buf + o, len - (size_t)o, "#define FAMILY %u\n", b->family);
     if (o > 0 && (size_t)o < len && b->family == 3 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
-                 "#define WBM %u\n#define WBN %u\n#define WBK %u\n#define WTM %u\n#define WTN %u\n",
-                 b->tsm, b->tsn, b->tsk, b->wptm, b->wptn);
+                 "#define WBM %u\n#define WBN %u\n#define WBK %u\n#define WTM %u\n#define WTN %u\n"
+                 "#define WLN %u\n", b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->ln);
     else if (o > 0 && (size_t)o < len && b->family == 0 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
                  "#define TSM %u\n#define TSN %u\n#define TSK %u\n#define WPTM %u\n"
@@ -46,12 +46,14 @@ size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec)
     return 2u * b->tsk * (b->tsm + 4u + b->tsn) * prec;
 }
 
-/* Family 3's kernel assumes groups of 4 rows and columns (1 or 2 of each per item) and
- * K slices of whole 4-vectors. */
+/* Family 3's kernel assumes groups of 4 rows and columns (1 or 2 of each per item), K slices
+ * of whole 4-vectors and, with lanes along N, whole warps of 32 that tile the items' grid. */
 static int warp_ok(const gemm_blk *b)
 {
+    unsigned rm = b->wptm ? b->tsm / b->wptm : 0, rn = b->wptn ? b->tsn / b->wptn : 0;
     return (b->wptm == 4 || b->wptm == 8) && (b->wptn == 4 || b->wptn == 8) && b->tsk &&
-           b->tsk % 4 == 0 && b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0;
+           b->tsk % 4 == 0 && b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0 &&
+           (!b->ln || (32 % b->ln == 0 && rn % b->ln == 0 && rm % (32 / b->ln) == 0));
 }
 
 /* Padded sizes, work-group and global sizes of rung r; local bytes it needs in *lbytes. */

@@ -362,7 +362,8 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
  * (As[k][m]); the items of a warp read the same A vector (broadcast) and contiguous B
  * vectors. The next slice is loaded from global memory into registers (4-vectors, coalesced)
  * while the current one is used, then stored to the other local buffer: one barrier per
- * slice. Everything is a compile-time constant, the loops unrolled in full. */
+ * slice. WLN > 0 lays a warp over a (32 / WLN) x WLN patch of items (fewer distinct
+ * vectors per read than a row of items). All sizes are compile-time constants, loops unrolled. */
 #define WGM (WTM / 4)
 #define WGN (WTN / 4)
 #define WRN (WBN / WTN)                       /* items along N */
@@ -371,6 +372,11 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
                                                  neighbouring k do not share a bank */
 #define WLA ((WBM * WBK / 4 + WNT - 1) / WNT) /* A vectors per item and slice */
 #define WLB ((WBK * WBN / 4 + WNT - 1) / WNT) /* B vectors per item and slice */
+/* 4-vector access at an offset that is a multiple of 4 (rows padded to WBK, WBN): through a
+ * vector pointer: vload4 promises the compiler only the scalar's alignment, so it may split
+ * the access into four scalar loads. */
+#define WV(p) (*(__global REAL4 *)(p))
+#define WCV(p) (*(__global const REAL4 *)(p))
 
 /* Slice k0 of A and B from global memory into the item's registers. */
 #define WT_FETCH(pa, pb, k0)                                                              \
@@ -378,12 +384,12 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
         _Pragma("unroll") for (int l = 0; l < WLA; l++) {                                 \
             int v = tid + l * WNT, r = v / (WBK / 4), c = (v % (WBK / 4)) * 4;            \
             if (v < WBM * WBK / 4)                                                        \
-                pa[l] = vload4(0, A + (m0 + r) * K + (k0) + c);                           \
+                pa[l] = WCV(A + (m0 + r) * K + (k0) + c);                           \
         }                                                                                 \
         _Pragma("unroll") for (int l = 0; l < WLB; l++) {                                 \
             int v = tid + l * WNT, r = v / (WBN / 4), c = (v % (WBN / 4)) * 4;            \
             if (v < WBK * WBN / 4)                                                        \
-                pb[l] = vload4(0, B + ((k0) + r) * N + n0 + c);                           \
+                pb[l] = WCV(B + ((k0) + r) * N + n0 + c);                           \
         }                                                                                 \
     } while (0)
 
@@ -415,7 +421,14 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
 void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL *B,
                 __global REAL *C, __local REAL4 *As, __local REAL4 *Bs)
 {
-    int tid = get_local_id(0), tx = tid % WRN, ty = tid / WRN;
+    int tid = get_local_id(0);
+#if WLN
+    /* warp w covers a (32 / WLN) x WLN patch of the items' grid */
+    int w = tid / 32, lane = tid % 32;
+    int ty = w / (WRN / WLN) * (32 / WLN) + lane / WLN, tx = w % (WRN / WLN) * WLN + lane % WLN;
+#else
+    int tx = tid % WRN, ty = tid / WRN;
+#endif
     int n0 = get_group_id(0) * WBN, m0 = get_group_id(1) * WBM;
     REAL4 acc[WTM][WGN], pa[WLA], pb[WLB];
     _Pragma("unroll") for (int i = 0; i < WTM; i++)
@@ -449,8 +462,8 @@ void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL
     _Pragma("unroll") for (int g = 0; g < WGM; g++)
         _Pragma("unroll") for (int i = 0; i < 4; i++)
             _Pragma("unroll") for (int h = 0; h < WGN; h++)
-                vstore4(acc[4 * g + i][h], 0,
-                        C + (m0 + g * (WBM / WGM) + ty * 4 + i) * N + n0 + h * (WBN / WGN) + tx * 4);
+                WV(C + (m0 + g * (WBM / WGM) + ty * 4 + i) * N + n0 + h * (WBN / WGN) + tx * 4) =
+                    acc[4 * g + i][h];
 }
 
 #define WARP_KERNEL(name)                                                                    \

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0}
-#define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc}
-#define WRP(m, n, k, tm, tn) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0}
+#define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc, 0}
+#define WRP(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln}
 static const gemm_blk candidates[] = {
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
     BLK(64, 64, 32, 4, 4, 4, 1),   BLK(128, 64, 16, 8, 4, 4, 1),  BLK(64, 128, 16, 4, 8, 4, 1),
@@ -26,9 +26,11 @@ static const gemm_blk candidates[] = {
     PAN(6, 16, 4, 8, 256),         PAN(6, 16, 4, 8, 512),         PAN(8, 16, 3, 8, 256),
     PAN(8, 16, 3, 8, 512),         PAN(12, 16, 2, 4, 256),        PAN(12, 16, 2, 8, 512),
     PAN(6, 8, 2, 8, 256),
-    /* warp tiles (GPUs only): C blocks, K slice, outputs per item (8 x 8: 64 accumulators) */
-    WRP(128, 128, 8, 8, 8),        WRP(128, 128, 16, 8, 8),       WRP(128, 64, 8, 8, 4),
-    WRP(64, 128, 8, 4, 8),         WRP(128, 64, 16, 8, 8),        WRP(64, 64, 16, 4, 4),
+    /* warp tiles (GPUs only): C block, K slice, outputs per item (8 x 8: 64 accumulators),
+     * a warp's lanes along N (8: 4 x 8 lanes, each warp reading 4 A and 8 B vectors a step) */
+    WRP(128, 128, 8, 8, 8, 0),     WRP(128, 128, 16, 8, 8, 0),    WRP(128, 64, 8, 8, 4, 0),
+    WRP(64, 128, 8, 4, 8, 0),      WRP(128, 64, 16, 8, 8, 0),     WRP(64, 64, 16, 4, 4, 0),
+    WRP(128, 128, 8, 8, 8, 8),     WRP(128, 128, 16, 8, 8, 8),    WRP(128, 64, 8, 8, 4, 8),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -45,14 +47,14 @@ cleanup:
     return d->err;
 }
 
-static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn",
-                                     "vw", "dbuf", "rm", "w", "vn", "mb", "kc"};
-enum { NREQUIRED = 11 }; /* mb and kc came with family 2: absent in older entries, read as 0 */
+static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn", "vw",
+                                     "dbuf", "rm", "w", "vn", "mb", "kc", "lanes_n"};
+enum { NREQUIRED = 11 }; /* mb, kc came with family 2, lanes_n with 3: absent in older entries, read as 0 */
 
 static unsigned *field(gemm_blk *b, size_t i)
 {
     unsigned *p[] = {&b->family, &b->tsm, &b->tsn, &b->tsk, &b->wptm, &b->wptn,
-                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn, &b->mb, &b->kc};
+                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn, &b->mb, &b->kc, &b->ln};
     return p[i];
 }
 
@@ -164,7 +166,8 @@ static void describe(const int *point, char *buf, size_t n)
 {
     const gemm_blk *b = &candidates[point[0]];
     if (b->family == 3)
-        snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u", b->tsm, b->tsn, b->tsk, b->wptm, b->wptn);
+        snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u", b->tsm, b->tsn, b->tsk,
+                 b->wptm, b->wptn, b->ln);
     else if (b->family == 2)
         snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
     else if (b->family)
@@ -192,7 +195,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     size_t valid = 0;
     const char *budget = getenv("CLBENCH_TUNE_BUDGET");
     clb_tune_opts_default(&o);
-    o.budget_s = budget ? atof(budget) : 0; /* the 35 candidates are searched whole */
+    o.budget_s = budget ? atof(budget) : 0; /* the 38 candidates are searched whole */
     o.max_evals = c->opts->quick ? 3 : 0;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
