@@ -354,7 +354,7 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
 #endif
 
 #ifdef WBM
-/* Warp tiles (family 3, the form CUDA SGEMMs reach 70-90 % of peak with on NVIDIA): a
+/* Warp tiles (family 3, the form of the fast CUDA SGEMMs on NVIDIA GPUs): a
  * work-group of WNT items computes a WBM x WBN block of C over K slices of WBK. Each item
  * owns WTM x WTN outputs in registers as groups of 4 rows x 4 columns: its rows are the groups
  * g * WBM / GM + ty * 4 (GM = WTM / 4 groups), its columns g * WBN / GN + tx * 4, so its A and
@@ -384,12 +384,12 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
         _Pragma("unroll") for (int l = 0; l < WLA; l++) {                                 \
             int v = tid + l * WNT, r = v / (WBK / 4), c = (v % (WBK / 4)) * 4;            \
             if (v < WBM * WBK / 4)                                                        \
-                pa[l] = WCV(A + (m0 + r) * K + (k0) + c);                           \
+                pa[l] = WCV(A + (m0 + r) * K + (k0) + c);                                 \
         }                                                                                 \
         _Pragma("unroll") for (int l = 0; l < WLB; l++) {                                 \
             int v = tid + l * WNT, r = v / (WBN / 4), c = (v % (WBN / 4)) * 4;            \
             if (v < WBK * WBN / 4)                                                        \
-                pb[l] = WCV(B + ((k0) + r) * N + n0 + c);                           \
+                pb[l] = WCV(B + ((k0) + r) * N + n0 + c);                                 \
         }                                                                                 \
     } while (0)
 

@@ -31,6 +31,7 @@ static const gemm_blk candidates[] = {
     WRP(128, 128, 8, 8, 8, 0),     WRP(128, 128, 16, 8, 8, 0),    WRP(128, 64, 8, 8, 4, 0),
     WRP(64, 128, 8, 4, 8, 0),      WRP(128, 64, 16, 8, 8, 0),     WRP(64, 64, 16, 4, 4, 0),
     WRP(128, 128, 8, 8, 8, 8),     WRP(128, 128, 16, 8, 8, 8),    WRP(128, 64, 8, 8, 4, 8),
+    WRP(64, 128, 8, 4, 8, 8),      WRP(64, 64, 8, 4, 4, 8),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -49,7 +50,8 @@ cleanup:
 
 static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn", "vw",
                                      "dbuf", "rm", "w", "vn", "mb", "kc", "lanes_n"};
-enum { NREQUIRED = 11 }; /* mb, kc came with family 2, lanes_n with 3: absent in older entries, read as 0 */
+/* mb, kc came with family 2, lanes_n with family 3: absent in older entries, read as 0 */
+enum { NREQUIRED = 11 };
 
 static unsigned *field(gemm_blk *b, size_t i)
 {
@@ -195,7 +197,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     size_t valid = 0;
     const char *budget = getenv("CLBENCH_TUNE_BUDGET");
     clb_tune_opts_default(&o);
-    o.budget_s = budget ? atof(budget) : 0; /* the 38 candidates are searched whole */
+    o.budget_s = budget ? atof(budget) : 0; /* the 40 candidates are searched whole */
     o.max_evals = c->opts->quick ? 3 : 0;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
