@@ -29,6 +29,15 @@ int main(void)
     CHECK(parse(pan, "k", &b) == 1 && b.family == 2 && b.mb == 8 && b.kc == 512);
     CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 2, \"tsm\": 0, \"tsn\": 0, \"tsk\": 0, \"wptm\": 0, "
                 "\"wptn\": 0, \"vw\": 0, \"dbuf\": 0, \"rm\": 8, \"w\": 16, \"vn\": 3, \"mb\": 8, \"kc\": 7}}}", "k", &b) == 0);
+    /* warp tiles (family 3): lanes_n round-trips; without it (read as 0) the other candidate of
+     * the same tiles is meant; a lane count no candidate has is refused */
+    const char *wrp = "{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 8, \"wptm\": 8, "
+                      "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0, \"mb\": 0, \"kc\": 0, \"lanes_n\": 8}}}";
+    CHECK(parse(wrp, "k", &b) == 1 && b.family == 3 && b.tsm == 128 && b.wptn == 8 && b.ln == 8);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 8, \"wptm\": 8, "
+                "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 1 && b.family == 3 && b.ln == 0);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 8, \"wptm\": 8, "
+                "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0, \"lanes_n\": 16}}}", "k", &b) == 0);
     /* a zero tile (division by zero in the builder), a fraction, a missing field, not JSON */
     CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 0, \"tsn\": 64, \"tsk\": 16, \"wptm\": 0, \"wptn\": 4, "
                 "\"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 0);

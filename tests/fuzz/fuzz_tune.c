@@ -14,7 +14,11 @@ static int well_formed(const gemm_blk *b)
 {
     if (b->family == 1)
         return b->rm > 0 && b->w > 0 && b->vn > 0;
-    return b->family == 0 && b->tsm && b->tsn && b->tsk && b->wptm && b->wptn && b->vw &&
+    if (b->family == 2)
+        return b->rm > 0 && b->w > 0 && b->vn > 0 && b->mb > 0 && b->kc > 0;
+    if (b->family == 3 && b->ln && (32 % b->ln || (b->tsn / b->wptn) % b->ln))
+        return 0;
+    return (b->family == 0 || b->family == 3) && b->tsm && b->tsn && b->tsk && b->wptm && b->wptn && b->vw &&
            b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0;
 }
 

@@ -114,6 +114,17 @@ static clb_error dev_validate(clb_ctx *c, void *state, clb_diag *d)
 
 static void blk_params(clb_result *res, const gemm_blk *b)
 {
+    if (b->family == 3) {
+        clb_param_str(res, "kernel_family", "warp tiles");
+        clb_param_num(res, "tile_m", b->tsm);
+        clb_param_num(res, "tile_n", b->tsn);
+        clb_param_num(res, "tile_k", b->tsk);
+        clb_param_num(res, "work_per_item_m", b->wptm);
+        clb_param_num(res, "work_per_item_n", b->wptn);
+        clb_param_num(res, "work_group_size", (double)gemm_warp_items(b));
+        clb_param_num(res, "warp_lanes_n", b->ln);
+        return;
+    }
     if (b->family >= 1) {
         clb_param_str(res, "kernel_family", b->family == 2 ? "packed panels" : "register vectors");
         if (b->family == 2) {
@@ -172,8 +183,9 @@ cleanup:
 
 /* ---- the ladder ---- */
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0}
+#define WRP(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln}
 static const gemm_rung rungs[] = {
     {"naive", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 2, 1},
     {"coalesced", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 3, 1},
@@ -189,14 +201,15 @@ static const gemm_rung rungs[] = {
     {"vectorized", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 0), 13, 0},
     {"double_buffered", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 1), 14, 0},
     {"register_vectors", RK_VEC, 1, 0, 0, VEC(8, 8, 2), 15, 0},
-    {"tuned", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 1), 16, 0},
+    {"warp_tiles", RK_BLOCK, 1, 0, 0, WRP(128, 128, 8, 8, 8, 8), 16, 0},
+    {"tuned", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 1), 17, 0},
 };
 enum { NRUNGS = sizeof rungs / sizeof rungs[0] };
 
 #define ARGS(p)                                                                               \
     {p, NULL}, {p, &rungs[0]}, {p, &rungs[1]}, {p, &rungs[2]}, {p, &rungs[3]}, {p, &rungs[4]}, \
         {p, &rungs[5]}, {p, &rungs[6]}, {p, &rungs[7]}, {p, &rungs[8]}, {p, &rungs[9]},        \
-        {p, &rungs[10]}, {p, &rungs[11]}, {p, &rungs[12]}, {p, &rungs[13]}, {p, &rungs[14]}
+        {p, &rungs[10]}, {p, &rungs[11]}, {p, &rungs[12]}, {p, &rungs[13]}, {p, &rungs[14]}, {p, &rungs[15]}
 static const gemm_arg sargs[] = {ARGS(4)}, dargs[] = {ARGS(8)};
 
 clb_error gemm_clblast_run(clb_ctx *c, clb_result *res);
@@ -220,7 +233,8 @@ clb_error gemm_clblast_validate(clb_ctx *c, void *state, clb_diag *d);
     {"app." P ".vectorized", "app", P " regblock with 4-wide global loads (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[12]}, \
     {"app." P ".double_buffered", "app", P " vectorized with two local buffers, one barrier per slice (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[13]}, \
     {"app." P ".register_vectors", "app", P " 8 x 16 outputs per work-item in 8-wide vectors, no local memory (CPU form, GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[14]}, \
-    {"app." P ".tuned", "app", P " tiles, work-group shape and vector widths searched on this device, cached (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[15]}, \
+    {"app." P ".warp_tiles", "app", P " 128 x 128 x 8 slices, 8 x 8 per work-item read as 4-vectors from local memory, 4 x 8 lanes per warp (GPU form, GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[15]}, \
+    {"app." P ".tuned", "app", P " tiles, work-group shape and vector widths searched on this device, cached (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[16]}, \
     {"app." P ".clblast", "app", P " CLBlast's GEMM (dlopen libclblast.so.1), the external reference (GFLOP/s)", REQ | REQP, gemm_clblast_run, gemm_clblast_validate, &args[0]}
 
 const clb_bench clb_app_gemm_rows[] = {GEMM_ROWS("sgemm", 0, sargs), GEMM_ROWS("dgemm", CLB_REQ_FP64, dargs)};

@@ -9,10 +9,11 @@ typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK, RK_VEC } rung_kind;
 
 /* Tile configuration of the blocked kernel (macros of gemm_rungs.cl). */
 typedef struct gemm_blk {
-    unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* family 0: local tiles (GPU form) */
-    unsigned family;                              /* 0 local tiles, 1 register vectors, 2 packed panels */
+    unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* families 0 (local tiles), 3 (warp tiles: GPU forms) */
+    unsigned family;                              /* 0 local tiles, 1 register vectors, 2 packed panels, 3 warp tiles */
     unsigned rm, w, vn;                           /* families 1, 2: RM rows x VN vectors of W */
     unsigned mb, kc;                              /* family 2: MB row blocks per item, K slices of KC */
+    unsigned ln;                                  /* family 3: a warp's lanes along N (0: rows of items) */
 } gemm_blk;
 
 typedef struct gemm_rung {
@@ -56,6 +57,10 @@ clb_error gemm_dev_once(void *state, double *seconds, clb_diag *d);
 /* Reads C back and checks it with gemm_check. */
 clb_error gemm_dev_check(gemm_dev *g, clb_diag *d);
 void gemm_dev_release(gemm_dev *g);
+
+/* Family 3 (warp tiles): work-items per group and local bytes (two buffers) of b. */
+size_t gemm_warp_items(const gemm_blk *b);
+size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec);
 
 /* The tuned rung's search: the fastest valid configuration on this device, from the cache
  * or a new search at min(1024 on CPUs / 2048, row_n) (lib/apps/gemm/gemm_tune.c). */

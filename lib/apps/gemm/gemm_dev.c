@@ -22,7 +22,11 @@ static void prefix(const gemm_rung *r, const gemm_blk *b, size_t prec, size_t kp
         o += snprintf(buf + o, len - (size_t)o, "#define KP %zu\n", kp);
     if (o > 0 && (size_t)o < len && (r->kind == RK_BLOCK || r->kind == RK_VEC))
         o += snprintf(buf + o, len - (size_t)o, "#define FAMILY %u\n", b->family);
-    if (o > 0 && (size_t)o < len && b->family == 0 && r->kind == RK_BLOCK)
+    if (o > 0 && (size_t)o < len && b->family == 3 && r->kind == RK_BLOCK)
+        snprintf(buf + o, len - (size_t)o,
+                 "#define WBM %u\n#define WBN %u\n#define WBK %u\n#define WTM %u\n#define WTN %u\n"
+                 "#define WLN %u\n", b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->ln);
+    else if (o > 0 && (size_t)o < len && b->family == 0 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
                  "#define TSM %u\n#define TSN %u\n#define TSK %u\n#define WPTM %u\n"
                  "#define WPTN %u\n#define VW %u\n#define DBUF %u\n",
@@ -30,6 +34,26 @@ static void prefix(const gemm_rung *r, const gemm_blk *b, size_t prec, size_t kp
     else if (o > 0 && (size_t)o < len && (b->family >= 1 || r->kind == RK_VEC))
         snprintf(buf + o, len - (size_t)o, "#define RM %u\n#define W %u\n#define VN %u\n"
                  "#define MB %u\n#define KC %u\n", b->rm, b->w, b->vn, b->mb, b->kc);
+}
+
+size_t gemm_warp_items(const gemm_blk *b)
+{
+    return (size_t)(b->tsm / b->wptm) * (b->tsn / b->wptn);
+}
+
+size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec)
+{
+    return 2u * b->tsk * (b->tsm + 4u + b->tsn) * prec;
+}
+
+/* Family 3's kernel assumes groups of 4 rows and columns (1 or 2 of each per item), K slices
+ * of whole 4-vectors and, with lanes along N, whole warps of 32 that tile the items' grid. */
+static int warp_ok(const gemm_blk *b)
+{
+    unsigned rm = b->wptm ? b->tsm / b->wptm : 0, rn = b->wptn ? b->tsn / b->wptn : 0;
+    return (b->wptm == 4 || b->wptm == 8) && (b->wptn == 4 || b->wptn == 8) && b->tsk &&
+           b->tsk % 4 == 0 && b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0 &&
+           (!b->ln || (32 % b->ln == 0 && rn % b->ln == 0 && rm % (32 / b->ln) == 0));
 }
 
 /* Padded sizes, work-group and global sizes of rung r; local bytes it needs in *lbytes. */
@@ -63,6 +87,17 @@ static clb_error geometry(gemm_dev *g, const gemm_rung *r, const gemm_blk *b, si
         g->global[1] = g->np / ((size_t)b->vn * b->w);
         g->pack_global[0] = g->kp;
         g->pack_global[1] = g->global[1];
+    } else if (b->family == 3 && r->kind == RK_BLOCK) {
+        if (!warp_ok(b))
+            return clb_diag_set(d, CLB_ERR_USAGE, "inconsistent warp-tile configuration");
+        g->mp = round_up(n, b->tsm);
+        g->np = round_up(n, b->tsn);
+        g->kp = round_up(n, b->tsk);
+        g->local[0] = gemm_warp_items(b);
+        g->local[1] = 1;
+        g->global[0] = g->local[0] * (g->np / b->tsn);
+        g->global[1] = g->mp / b->tsm;
+        *lbytes = gemm_warp_local_bytes(b, prec);
     } else if (b->family == 1 || r->kind == RK_VEC) {
         if (!b->rm || !b->vn || (b->w != 2 && b->w != 4 && b->w != 8 && b->w != 16))
             return clb_diag_set(d, CLB_ERR_USAGE, "inconsistent register-vector configuration");

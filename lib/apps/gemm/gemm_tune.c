@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0}
-#define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0}
+#define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc, 0}
+#define WRP(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln}
 static const gemm_blk candidates[] = {
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
     BLK(64, 64, 32, 4, 4, 4, 1),   BLK(128, 64, 16, 8, 4, 4, 1),  BLK(64, 128, 16, 4, 8, 4, 1),
@@ -25,6 +26,12 @@ static const gemm_blk candidates[] = {
     PAN(6, 16, 4, 8, 256),         PAN(6, 16, 4, 8, 512),         PAN(8, 16, 3, 8, 256),
     PAN(8, 16, 3, 8, 512),         PAN(12, 16, 2, 4, 256),        PAN(12, 16, 2, 8, 512),
     PAN(6, 8, 2, 8, 256),
+    /* warp tiles (GPUs only): C block, K slice, outputs per item (8 x 8: 64 accumulators),
+     * a warp's lanes along N (8: 4 x 8 lanes, each warp reading 4 A and 8 B vectors a step) */
+    WRP(128, 128, 8, 8, 8, 0),     WRP(128, 128, 16, 8, 8, 0),    WRP(128, 64, 8, 8, 4, 0),
+    WRP(64, 128, 8, 4, 8, 0),      WRP(128, 64, 16, 8, 8, 0),     WRP(64, 64, 16, 4, 4, 0),
+    WRP(128, 128, 8, 8, 8, 8),     WRP(128, 128, 16, 8, 8, 8),    WRP(128, 64, 8, 8, 4, 8),
+    WRP(64, 128, 8, 4, 8, 8),      WRP(64, 64, 8, 4, 4, 8),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -41,14 +48,15 @@ cleanup:
     return d->err;
 }
 
-static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn",
-                                     "vw", "dbuf", "rm", "w", "vn", "mb", "kc"};
-enum { NREQUIRED = 11 }; /* mb and kc came with family 2: absent in older entries, read as 0 */
+static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn", "vw",
+                                     "dbuf", "rm", "w", "vn", "mb", "kc", "lanes_n"};
+/* mb, kc came with family 2, lanes_n with family 3: absent in older entries, read as 0 */
+enum { NREQUIRED = 11 };
 
 static unsigned *field(gemm_blk *b, size_t i)
 {
     unsigned *p[] = {&b->family, &b->tsm, &b->tsn, &b->tsk, &b->wptm, &b->wptn,
-                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn, &b->mb, &b->kc};
+                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn, &b->mb, &b->kc, &b->ln};
     return p[i];
 }
 
@@ -108,6 +116,8 @@ typedef struct tune_state {
     cl_uint pref;
     size_t prec, max_wg;
     cl_ulong local_mem;
+    int cpu;
+    long family; /* CLBENCH_TUNE_FAMILY: only this family, on any device (tests); else -1 */
 } tune_state;
 
 /* The median of two timed launches after a warm-up (the screen keeps its former cost), then
@@ -137,11 +147,17 @@ static clb_status screen(const int *point, void *user, double *seconds, char *wh
 
 /* The constraint: vector widths above 4 x the device's preferred width are left out (GPUs
  * prefer 1); local tiles (family 0) must fit local memory (NBUF x TSK x (TSM + TSN) elements)
- * and their work-group (TSM/WPTM x TSN/WPTN) the device's maximum. */
+ * and their work-group (TSM/WPTM x TSN/WPTN) the device's maximum; warp tiles (family 3) the
+ * same limits, on GPUs only (a CPU runs their work-groups of 128-256 items as loops; on PoCL
+ * they lose to the CPU forms and would only lengthen the search). */
 static int plausible(const int *point, void *user)
 {
     const tune_state *t = user;
     const gemm_blk *b = &candidates[point[0]];
+    if (t->family >= 0 ? b->family != (unsigned)t->family : b->family == 3 && t->cpu)
+        return 0;
+    if (b->family == 3) /* its 4-vectors are the layout, not a width to match */
+        return gemm_warp_local_bytes(b, t->prec) <= t->local_mem && gemm_warp_items(b) <= t->max_wg;
     unsigned w = b->family ? b->w : b->vw;
     size_t local = (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + b->tsn) * t->prec;
     size_t wg = b->family ? 1 : (size_t)(b->tsm / b->wptm) * (b->tsn / b->wptn);
@@ -151,7 +167,10 @@ static int plausible(const int *point, void *user)
 static void describe(const int *point, char *buf, size_t n)
 {
     const gemm_blk *b = &candidates[point[0]];
-    if (b->family == 2)
+    if (b->family == 3)
+        snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u", b->tsm, b->tsn, b->tsk,
+                 b->wptm, b->wptn, b->ln);
+    else if (b->family == 2)
         snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
     else if (b->family)
         snprintf(buf, n, "vectors rm=%u w=%u vn=%u", b->rm, b->w, b->vn);
@@ -165,10 +184,12 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
-    tune_state t = {c, r, &m, 1, prec, 0, 0};
+    const char *fam = getenv("CLBENCH_TUNE_FAMILY");
+    tune_state t = {c, r, &m, 1, prec, 0, 0, cpu, fam && *fam ? strtol(fam, NULL, 10) : -1};
     cl_device_id dev = clb_device_reference(c->dev)->device;
-    static const int index[NCAND] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14,
-                                     15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28};
+    int index[NCAND];
+    for (int i = 0; i < NCAND; i++)
+        index[i] = i;
     const clb_tune_dim dim = {"candidate", index, NCAND};
     const clb_tune_space space = {&dim, 1, plausible, &t};
     clb_tune_opts o;
@@ -176,7 +197,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     size_t valid = 0;
     const char *budget = getenv("CLBENCH_TUNE_BUDGET");
     clb_tune_opts_default(&o);
-    o.budget_s = budget ? atof(budget) : 0; /* the 29 candidates are searched whole */
+    o.budget_s = budget ? atof(budget) : 0; /* the 40 candidates are searched whole */
     o.max_evals = c->opts->quick ? 3 : 0;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
