@@ -170,6 +170,51 @@ static int check_strmatch(const clbcu_api *api)
     return ok;
 }
 
+/* One double Euler step of STRING (docs/apps/euler.md) from y into yn, k2 and h as given. */
+static void euler_step(size_t n, double k2, double h, const double *y, double *yn)
+{
+    for (size_t j = 0; j < n; j++) {
+        double l = j >= 3 ? y[j - 3] : 0, r = j + 1 < n ? y[j + 1] : 0;
+        double f = j & 1 ? k2 * (l - 2 * y[j - 1] + r) : y[j + 1];
+        yn[j] = y[j] + h * f;
+    }
+}
+
+/* STRING f32 at an odd step count (result in the second buffer) and a partial last block,
+ * against the double run: the error relative to max |y| of each parity within the OpenCL
+ * rows' bound 8 max(steps, 16) u. */
+static int check_euler(const clbcu_api *api)
+{
+    enum { STEPS = 37 };
+    size_t n = 4 * 25013, pts = n / 2 + 1;
+    double k2 = (double)pts * (double)pts, h = 0.01 / (double)pts, t[REPS], worst = 0, big[2] = {0, 0};
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), bound = 8.0 * STEPS * 0x1p-23;
+    float *y0 = malloc(n * sizeof *y0), *y = malloc(n * sizeof *y);
+    char err[512] = "", detail[160];
+    int ok = a && b && y0 && y, rc = 1;
+    for (size_t j = 0; ok && j < n; j++) /* positions a sine plus noise, small random velocities */
+        y0[j] = (float)(j & 1 ? 0.1 * uniform() : sin(3.14159265358979 * (double)(j / 2 + 1) / (double)pts) + 0.1 * uniform());
+    for (size_t j = 0; ok && j < n; j++)
+        a[j] = y0[j];
+    for (int s = 0; ok && s < STEPS; s++) {
+        euler_step(n, (float)k2, (float)h, a, b);
+        double *tmp = a;
+        a = b, b = tmp;
+    }
+    if (ok)
+        rc = api->euler_string(n, STEPS, (float)k2, (float)h, y0, y, REPS, t, err, sizeof err);
+    for (size_t j = 0; ok && j < n; j++)
+        big[j & 1] = fmax(big[j & 1], fabs(a[j]));
+    for (size_t j = 0; ok && rc == 0 && j < n; j++) {
+        double e = fabs(y[j] - a[j]) / big[j & 1];
+        worst = e > worst || isnan(e) ? e : worst;
+    }
+    snprintf(detail, sizeof detail, "n %zu, %d steps, relative error %.2g (bound %.2g)", n, STEPS, worst, bound);
+    ok = report("euler_string", rc, err, t, ok && worst <= bound, detail);
+    free(a), free(b), free(y0), free(y);
+    return ok;
+}
+
 int main(void)
 {
     char why[4096], name[512], err[512];
@@ -186,6 +231,7 @@ int main(void)
             ok &= check_gemm(api, dbl, v);
     ok &= check_mcpi(api);
     ok &= check_strmatch(api);
+    ok &= check_euler(api);
     printf("%s\n", ok ? "ALL PASS" : "SOME FAILED");
     return ok ? 0 : 1;
 }

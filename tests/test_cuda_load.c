@@ -1,7 +1,8 @@
 /* The CUDA twin module's loader (lib/apps/cuda/cuda_load.c) without a GPU: a module that is not
  * there gives NULL and a reason naming it; where the module was built (argv[1]) it is found by
  * the environment variable and by the build directory, with the ABI version clbench expects
- * and every entry point. */
+ * and every entry point; a module of an older ABI (argv[2], tests/fake_cuda_abi1.c) is refused
+ * with a reason that names both versions. */
 #include "check.h"
 #include "cuda_twins.h"
 
@@ -15,7 +16,8 @@ static void full_table(const clbcu_api *api)
     if (!api)
         return;
     CHECK(api->abi_version == CLBCU_ABI_VERSION);
-    CHECK(api->device_name && api->saxpy && api->sgemm && api->dgemm && api->mcpi && api->strmatch);
+    CHECK(api->device_name && api->saxpy && api->sgemm && api->dgemm && api->mcpi && api->strmatch &&
+          api->euler_string);
 }
 
 int main(int argc, char **argv)
@@ -25,6 +27,13 @@ int main(int argc, char **argv)
     CHECK(clb_cuda_api(why, sizeof why) == NULL);
     CHECK(strstr(why, "/nonexistent/libclbench_cuda.so") != NULL);
     CHECK(strstr(why, "not available") != NULL);
+    if (argc > 2) {
+        setenv("CLBENCH_CUDA_MODULE", argv[2], 1);
+        CHECK(clb_cuda_api(why, sizeof why) == NULL);
+        CHECK(strstr(why, "ABI version 1, clbench expects 2") != NULL);
+        CHECK(strstr(why, "older") != NULL);
+        printf("old module refused: %s\n", why);
+    }
     if (argc > 1 && argv[1][0]) {
         setenv("CLBENCH_CUDA_MODULE", argv[1], 1);
         full_table(clb_cuda_api(why, sizeof why));

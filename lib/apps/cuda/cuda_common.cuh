@@ -98,5 +98,8 @@ int clbcu_sgemm(int variant, size_t n, const float *a, const float *b, float *c,
                 double *times_s, char *err, size_t errlen);
 int clbcu_dgemm(int variant, size_t n, const double *a, const double *b, double *c, unsigned reps,
                 double *times_s, char *err, size_t errlen);
+/* The Euler twin (cuda_euler.cu). */
+int clbcu_euler_string(size_t n, size_t steps, float k2, float h, const float *y0, float *y_out,
+                       unsigned reps, double *times_s, char *err, size_t errlen);
 
 #endif

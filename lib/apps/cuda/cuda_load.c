@@ -83,9 +83,14 @@ const clbcu_api *clb_cuda_api(char *why, size_t len)
         snprintf(why, len, "%s has no clbcu_get_api", MODULE);
         return NULL;
     }
+    /* abi_version is the table's first member in every version, so an old module's table can
+     * be read this far; its shorter table must never be used (a newer entry would be read past
+     * its end). */
     if (api->abi_version != CLBCU_ABI_VERSION) {
-        snprintf(why, len, "%s has ABI version %d, clbench expects %d", MODULE, api->abi_version,
-                 CLBCU_ABI_VERSION);
+        snprintf(why, len, "%s has ABI version %d, clbench expects %d: the module is %s than this "
+                           "clbench; rebuild both from one tree (cmake --build, target clbench_cuda)",
+                 MODULE, api->abi_version, CLBCU_ABI_VERSION,
+                 api->abi_version < CLBCU_ABI_VERSION ? "older" : "newer");
         return NULL;
     }
     return api;

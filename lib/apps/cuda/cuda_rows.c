@@ -1,8 +1,9 @@
 /* app.saxpy.cuda, app.sgemm.cuda/.cublas, app.dgemm.cuda/.cublas, app.mcpi.cuda,
- * app.strmatch.cuda: the CUDA twins of the OpenCL
+ * app.strmatch.cuda, app.euler.cuda: the CUDA twins of the OpenCL
  * rows (docs/apps/cuda.md), run through the module libclbench_cuda.so on the NVIDIA device the
  * OpenCL device is. Inputs from the apps' own generators, output through the apps' own
  * validators, timed by cudaEvents around the kernels only. Elsewhere: unsupported, with why. */
+#include "../euler/euler.h"
 #include "../gemm/gemm.h"
 #include "../mcpi/mcpi.h"
 #include "../strmatch/strmatch.h"
@@ -348,6 +349,50 @@ cleanup:
     return d->err;
 }
 
+/* ---- Euler STRING f32 (seed 003): the OpenCL rows' n, steps, initial state, float constants,
+ * reference and tolerance (euler_rows.c); ns per component and step, lower is better ---- */
+
+static const eu_row eu_cuda_row = {EU_STRING, 0, EU_CUDA, EU_MULT, 0};
+
+static clb_error euler_cuda_run(clb_ctx *c, clb_result *res)
+{
+    clb_diag *d = &c->diag;
+    eu_state s = {.row = c->bench->arg};
+    twin_run w;
+    char err[512];
+    if (twin_begin(c, &w) != CLB_OK)
+        goto cleanup;
+    eu_choose_sizes(c, &s);
+    if (eu_prepare_host(c, &s) != CLB_OK)
+        goto cleanup;
+    /* (float) of the double constants: the OpenCL rows' K2 and HH, printed exactly */
+    if (w.api->euler_string(s.o.n, s.steps, (float)s.o.k2, (float)s.o.h, s.y0, s.out, w.reps, w.t, err,
+                            sizeof err) != 0) {
+        twin_failed(err, d);
+        goto cleanup;
+    }
+    for (unsigned i = 0; i < w.reps; i++) {
+        if (!(w.t[i] > 0))
+            CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "a run took no measurable time (cudaEvent)");
+        w.x[i] = w.t[i] * 1e9 / ((double)s.o.n * (double)s.steps);
+    }
+    if (eu_check_output(c, &s) != CLB_OK)
+        goto cleanup;
+    if (clb_result_set_samples(res, w.x, w.reps, "ns", 0, "cudaEvent (first launch to last, all steps)") != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    eu_record(res, &s, res->value);
+    clb_param_str(res, "kernel", "one float4 (two mass points) per thread, 256 threads per block, neighbours "
+                                 "through the read-only cache; one launch per step, two buffers swapped");
+    clb_param_str(res, "peer_rows", "app.euler.string.f32.coalesced app.euler.string.f32.vectorized");
+    clb_param_num(res, "reps_taken", w.reps);
+cleanup:
+    if (d->err != CLB_OK && s.o.n)
+        clb_param_num(res, "n", (double)s.o.n);
+    eu_state_free(&s);
+    twin_end(&w);
+    return d->err;
+}
+
 #define REQ CLB_REQ_APP
 const clb_bench clb_app_cuda_rows[] = {
     {"app.saxpy.cuda", "app", "y = a x + y, CUDA twin, grid-stride kernel (GB/s; curve over the OpenCL rows' sizes)", REQ, saxpy_cuda_run, sx_validate, NULL},
@@ -357,5 +402,6 @@ const clb_bench clb_app_cuda_rows[] = {
     {"app.dgemm.cublas", "app", "dgemm through cuBLAS (dlopen), the CUDA reference (GFLOP/s)", REQ | CLB_REQ_FP64, dgemm_cublas_run, gm_validate, NULL},
     {"app.mcpi.cuda", "app", "MonteCarloPi CUDA twin, one sample per thread as seed 004 (Gsamples/s)", REQ, mcpi_cuda_run, mcpi_twin_validate, NULL},
     {"app.strmatch.cuda", "app", "StringMatch CUDA twin, shared-memory staging and atomicMin as seed 004 (GB/s of text x patterns)", REQ, strmatch_cuda_run, strmatch_twin_validate, NULL},
+    {"app.euler.cuda", "app.euler", "explicit Euler, STRING f32, CUDA twin: one float4 per thread, one launch per step (ns per component and step)", REQ, euler_cuda_run, eu_validate, &eu_cuda_row},
 };
 const size_t clb_app_cuda_row_count = sizeof clb_app_cuda_rows / sizeof clb_app_cuda_rows[0];

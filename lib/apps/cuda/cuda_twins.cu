@@ -1,6 +1,7 @@
 /* libclbench_cuda.so: the CUDA twins of the app rows (docs/apps/cuda.md). This file holds the
  * exported table, device_name, SAXPY, MonteCarloPi and StringMatch; the GEMMs are in
- * cuda_gemm.cu. Built by nvcc for CLBENCH_CUDA_ARCH, the CUDA runtime linked statically. */
+ * cuda_gemm.cu, the Euler twin in cuda_euler.cu. Built by nvcc for CLBENCH_CUDA_ARCH, the CUDA
+ * runtime linked statically. */
 #include "cuda_common.cuh"
 
 #include <limits.h>
@@ -200,7 +201,8 @@ cleanup:
     return rc;
 }
 
-static const clbcu_api api = {CLBCU_ABI_VERSION, device_name, saxpy, clbcu_sgemm, clbcu_dgemm, mcpi, strmatch};
+static const clbcu_api api = {CLBCU_ABI_VERSION, device_name, saxpy, clbcu_sgemm, clbcu_dgemm, mcpi, strmatch,
+                              clbcu_euler_string};
 
 extern "C" __attribute__((visibility("default"))) const clbcu_api *clbcu_get_api(void)
 {

@@ -10,7 +10,8 @@
 extern "C" {
 #endif
 
-#define CLBCU_ABI_VERSION 1
+/* 2: euler_string appended (app.euler.cuda). A module of another version is refused (cuda_load.c). */
+#define CLBCU_ABI_VERSION 2
 /* Every twin: untimed warm-up, then `reps` timed runs; times_s[reps] receives each run's kernel time in seconds
  * (cudaEvent, kernels only, inputs already on the device); the result of the LAST run is copied back.
  * Returns 0 on success, else nonzero with a reason in err (NUL-terminated, errlen bytes).
@@ -30,6 +31,11 @@ typedef struct clbcu_api {
     /* StringMatch: first occurrence (naive) of each of npat patterns of pat_len chars; pos[k] = index or -1 */
     int (*strmatch)(const char *text, size_t text_len, const char *patterns /* npat*pat_len, concatenated */,
                     size_t npat, size_t pat_len, unsigned reps, double *times_s, long long *pos, char *err, size_t errlen);
+    /* ABI 2. Explicit Euler on STRING in float (docs/apps/euler.md): n components (a multiple of 4), steps
+     * steps of y += h f(y) with f_j = y[j+1] (j even), k2 (y[j-3] - 2 y[j-1] + y[j+1]) (j odd, 0 outside),
+     * from y0; one run = all steps (timed together), each run from y0; y_out = the last run's result. */
+    int (*euler_string)(size_t n, size_t steps, float k2, float h, const float *y0, float *y_out, unsigned reps,
+                        double *times_s, char *err, size_t errlen);
 } clbcu_api;
 /* The module exports exactly one symbol: */
 const clbcu_api *clbcu_get_api(void);

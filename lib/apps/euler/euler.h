@@ -9,7 +9,8 @@
 typedef enum { EU_STRING, EU_BRUSS } eu_problem;
 typedef enum {
     EU_SEQ, EU_PTHREADS, EU_LINEAR, EU_COALESCED, EU_VECTOR, EU_DIA_ROW, EU_DIA_COL,
-    EU_HONEYCOMB, EU_SWEEP
+    EU_HONEYCOMB, EU_SWEEP,
+    EU_CUDA /* the CUDA twin (lib/apps/cuda/cuda_rows.c): runs outside OpenCL, validated here */
 } eu_kind;
 /* How the number of diamonds grows when one per compute unit does not fit local memory
  * (seed 003, 7.1.1): D = mult*CU, D = CU + add, D = mult*CU - 1. */

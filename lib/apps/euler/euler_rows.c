@@ -26,6 +26,8 @@ static size_t env_size(const char *name, size_t dflt)
 }
 
 static int is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
+/* Variants whose result is in the OpenCL buffers (the CUDA twin leaves its own in s->out). */
+static int on_cl(eu_kind k) { return !is_host(k) && k != EU_CUDA; }
 
 /* Problem size and steps: --quick tiny, defaults sized for a CPU device, environment for GPUs. */
 void eu_choose_sizes(const clb_ctx *c, eu_state *s)
@@ -119,7 +121,7 @@ clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned 
 clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     eu_state *s = state;
-    if (!is_host(s->row->kind) && eu_cl_read(c, s) != CLB_OK)
+    if (on_cl(s->row->kind) && eu_cl_read(c, s) != CLB_OK)
         return d->err;
     if (!s->ref || s->ref_steps != s->steps) {
         free(s->ridx);
@@ -140,7 +142,7 @@ clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 /* Validates the last run (corrupting it first under fault injection). */
 clb_error eu_check_output(clb_ctx *c, eu_state *s)
 {
-    if (!is_host(s->row->kind))
+    if (on_cl(s->row->kind))
         return clb_validate(c, s, s->g[s->steps & 1], s->o.n * s->elem);
     if (c->opts->inject_fault)
         memset(s->out, 0xA5, s->o.n * s->elem);
@@ -150,7 +152,7 @@ clb_error eu_check_output(clb_ctx *c, eu_state *s)
 static const char *kind_name(eu_kind k)
 {
     static const char *names[] = {"seq", "pthreads", "linear", "coalesced", "vectorized",
-                                  "diamond_row", "diamond_col", "honeycomb", "sweep"};
+                                  "diamond_row", "diamond_col", "honeycomb", "sweep", "cuda"};
     return names[k];
 }
 
@@ -194,7 +196,7 @@ void eu_record(clb_result *res, const eu_state *s, double ns)
         clb_param_num(res, "threads", s->row->kind == EU_SEQ ? 1 : s->threads);
         clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
     }
-    else if (s->row->kind != EU_SWEEP) /* a sweep's configuration is its best point */
+    else if (on_cl(s->row->kind) && s->row->kind != EU_SWEEP) /* a sweep's: its best point */
         eu_cl_params(res, s);
 }
 
