@@ -9,6 +9,7 @@ mkdir -p "$out/warp" "$out/ecuda" "$out/rec" "$out/fleet"
 pack() { tar czf "$out/s5d.tgz" -C "$out" warp ecuda rec fleet 2>/dev/null; }
 bash peers/gemm_warp_gpu.sh "$out/warp" "$bd" >"$out/warp/log.txt" 2>&1
 pack
+timeout 60 "$bd/cuda_selftest" >"$out/ecuda/selftest.txt" 2>&1; echo "selftest rc=$?" >>"$out/ecuda/selftest.txt"
 CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=64 timeout 100 "$bd/clbench" run -d 0:0 --reps 5 memory.copy \
     app.euler.string.f32.coalesced app.euler.string.f32.vectorized app.euler.cuda \
     --json "$out/ecuda/euler_cuda.json" >"$out/ecuda/euler_cuda.txt" 2>&1
