@@ -112,15 +112,21 @@ static clb_error dev_validate(clb_ctx *c, void *state, clb_diag *d)
     return gemm_dev_check(state, d);
 }
 
+/* The tile shape families 0 and 3 share. */
+static void tile_params(clb_result *res, const gemm_blk *b, const char *family)
+{
+    clb_param_str(res, "kernel_family", family);
+    clb_param_num(res, "tile_m", b->tsm);
+    clb_param_num(res, "tile_n", b->tsn);
+    clb_param_num(res, "tile_k", b->tsk);
+    clb_param_num(res, "work_per_item_m", b->wptm);
+    clb_param_num(res, "work_per_item_n", b->wptn);
+}
+
 static void blk_params(clb_result *res, const gemm_blk *b)
 {
     if (b->family == 3) {
-        clb_param_str(res, "kernel_family", "warp tiles");
-        clb_param_num(res, "tile_m", b->tsm);
-        clb_param_num(res, "tile_n", b->tsn);
-        clb_param_num(res, "tile_k", b->tsk);
-        clb_param_num(res, "work_per_item_m", b->wptm);
-        clb_param_num(res, "work_per_item_n", b->wptn);
+        tile_params(res, b, "warp tiles");
         clb_param_num(res, "work_group_size", (double)gemm_warp_items(b));
         clb_param_num(res, "warp_lanes_n", b->ln);
         return;
@@ -136,12 +142,7 @@ static void blk_params(clb_result *res, const gemm_blk *b)
         clb_param_num(res, "vectors_per_row", b->vn);
         return;
     }
-    clb_param_str(res, "kernel_family", "local tiles");
-    clb_param_num(res, "tile_m", b->tsm);
-    clb_param_num(res, "tile_n", b->tsn);
-    clb_param_num(res, "tile_k", b->tsk);
-    clb_param_num(res, "work_per_item_m", b->wptm);
-    clb_param_num(res, "work_per_item_n", b->wptn);
+    tile_params(res, b, "local tiles");
     clb_param_num(res, "vector_width", b->vw);
     clb_param_num(res, "double_buffered", b->dbuf);
 }
