@@ -24,9 +24,33 @@ kernel void eu_coalesced(global const T *y, global T *yn)
 }
 
 /* Vectorized problem function over VT, coalesced. */
+#if EU_STRING
 kernel void eu_vector(global const VT *y, global VT *yn)
 {
     int gs = (int)get_global_size(0), id = (int)get_global_id(0);
     for (int i = id; i < NC / VW; i += gs)
         yn[i] = y[i] + HH * eu_fv(y, i);
 }
+#else
+/* BRUSS2D: neighbouring work-items take neighbouring VT of a row, and each walks EU_RB rows
+ * down its column, so the rows above and below are registers, not two more reads through the
+ * caches per VT (which bound the one-VT-per-item form by L2 bandwidth on GPUs). Reflection at
+ * the top and bottom rows as in eu_f. */
+#define EU_RB 16
+kernel void eu_vector(global const VT *y, global VT *yn)
+{
+    int gs = (int)get_global_size(0), id = (int)get_global_id(0);
+    int rs = 2 * GRID / VW, bands = (GRID + EU_RB - 1) / EU_RB;
+    for (int t = id; t < rs * bands; t += gs) {
+        int cv = t % rs, k0 = t / rs * EU_RB, k1 = min(GRID, k0 + EU_RB), col = cv * VW / 2;
+        VT up = y[(k0 > 0 ? k0 - 1 : k0 + 1) * rs + cv], c = y[k0 * rs + cv];
+        for (int k = k0; k < k1; k++) {
+            int i = k * rs + cv;
+            VT dn = y[(k + 1 < GRID ? k + 1 : k - 1) * rs + cv];
+            yn[i] = c + HH * eu_fv_rows(y, i, col, up, c, dn);
+            up = c;
+            c = dn;
+        }
+    }
+}
+#endif

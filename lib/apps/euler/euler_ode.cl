@@ -47,25 +47,23 @@ VT eu_fv(global const VT *y, int i)
     T xl = i > 0 ? y[i - 1].x : (T)0, xr = i + 1 < NC / 2 ? y[i + 1].x : (T)0;
     return (VT)(c.y, K2 * (xl - (T)2 * c.x + xr));
 }
-#elif VW == 4
-VT eu_fv(global const VT *y, int i)
+#else
+/* BRUSS2D: the rows above and below come in as values (eu_vector walks down a column of
+ * VT, keeping them in registers); col is the first point's column. */
+#if VW == 4
+VT eu_fv_rows(global const VT *y, int i, int col, VT up, VT c, VT dn)
 {
-    int rs = GRID / 2, p = 2 * i, k = p / GRID, col = p - k * GRID;
-    VT c = y[i];
-    VT up = k > 0 ? y[i - rs] : y[i + rs], dn = k + 1 < GRID ? y[i + rs] : y[i - rs];
     VT lf = (VT)(col > 0 ? y[i - 1].zw : c.zw, c.xy);
     VT rt = (VT)(c.zw, col + 2 < GRID ? y[i + 1].xy : c.xy);
     VT lap = up + dn + lf + rt - (T)4 * c, u = c.xxzz, uuv = u * u * c.yyww;
     return (VT)(1, 0, 1, 0) + (VT)(1, -1, 1, -1) * uuv + (VT)(-4.4, 3.4, -4.4, 3.4) * u + ALPHA * lap;
 }
 #else
-VT eu_fv(global const VT *y, int i)
+VT eu_fv_rows(global const VT *y, int i, int col, VT up, VT c, VT dn)
 {
-    int k = i / GRID, col = i - k * GRID;
-    VT c = y[i];
-    VT up = k > 0 ? y[i - GRID] : y[i + GRID], dn = k + 1 < GRID ? y[i + GRID] : y[i - GRID];
     VT lf = col > 0 ? y[i - 1] : y[i + 1], rt = col + 1 < GRID ? y[i + 1] : y[i - 1];
     VT lap = up + dn + lf + rt - (T)4 * c, u = c.xx, uuv = u * u * c.yy;
     return (VT)(1, 0) + (VT)(1, -1) * uuv + (VT)(-4.4, 3.4) * u + ALPHA * lap;
 }
+#endif
 #endif
