@@ -4,7 +4,7 @@
 # (3) as a two-rank MPI run, one rank per device; summary.txt has the wall times and each row's
 # ratio to its single-device figure (docs/results/fleet.md).
 #   bash peers/fleet_gpu.sh OUT BUILD_DIR GPU_SEL CPU_SEL      (after `source .gpu/activate.sh`)
-# FLEET_ROWS overrides the rows; the MPI part runs only when mpirun is on PATH.
+# FLEET_ROWS overrides the rows; the MPI part runs only when mpirun is on PATH (FLEET_MPI=0: never).
 set -u
 set -f # the rows are clbench globs
 out=${1:?usage: fleet_gpu.sh OUT BUILD_DIR GPU_SEL CPU_SEL} bd=${2:?} gpu=${3:?} cpu=${4:?}
@@ -23,7 +23,7 @@ timed() { # name, command...: wall seconds into OUT/NAME.time
 timed single-gpu "$clb" run $rows -d "$gpu" --json "$out/single-gpu.json"
 timed single-cpu "$clb" run $rows -d "$cpu" --json "$out/single-cpu.json"
 timed all-devices "$clb" run $rows --all-devices --json "$out/all-devices.json"
-if command -v mpirun >/dev/null; then
+if [ "${FLEET_MPI:-1}" = 1 ] && command -v mpirun >/dev/null; then
     timed mpi mpirun --allow-run-as-root --oversubscribe --bind-to none \
         -np 1 -x CLBENCH_RANK_DEVICE="$gpu" "$clb" run --mpi $rows --json "$out/mpi.json" : \
         -np 1 -x CLBENCH_RANK_DEVICE="$cpu" "$clb" run --mpi $rows --json "$out/mpi.json"
