@@ -62,6 +62,30 @@ int main(void)
     CHECK(near(clb_workload_measured(e, CLB_WORKLOAD_LATENCY, 1024, row, sizeof row), 500e-6) &&
           strcmp(row, "memory.chase_roundtrip") == 0);
     CHECK(isnan(clb_workload_measured(e, CLB_WORKLOAD_LATENCY, 1000, row, sizeof row)));
+    /* The latency model: launch.roundtrip + loads x memory.latency on a GPU; on a CPU the chase's
+     * own launch, memory.latency's wall - event per launch (here 200 us), when above the round trip. */
+    static const char *lat_text =
+        "{\"device\":{\"CL_DEVICE_TYPE\":\"CL_DEVICE_TYPE_GPU\"},\"results\":["
+        "{\"name\":\"launch.roundtrip\",\"status\":\"ok\",\"value\":20,\"unit\":\"us\"},"
+        "{\"name\":\"memory.latency\",\"status\":\"ok\",\"value\":100,\"unit\":\"ns\",\"params\":"
+        "{\"wall_time_median_s\":0.0102,\"launch_time_median_s\":0.01,\"work_per_launch\":100000,"
+        "\"working_set_bytes\":1073741824}}]}";
+    cJSON *lat = cJSON_Parse(lat_text);
+    cJSON *lat_type = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(lat, "device"), "CL_DEVICE_TYPE");
+    clb_predict(lat, CLB_WORKLOAD_LATENCY, 1024, 0, &p);
+    EXPECT(p.ranked && near(p.seconds, 20e-6 + 1024 * 100e-9) && !p.assumption[0], "latency on a GPU %g", p.seconds);
+    cJSON_SetValuestring(lat_type, "CL_DEVICE_TYPE_CPU");
+    clb_predict(lat, CLB_WORKLOAD_LATENCY, 1024, 0, &p); /* the old formula gave 122.4 us */
+    EXPECT(p.ranked && near(p.seconds, 200e-6 + 1024 * 100e-9) && strstr(p.deciding, "wall - event") && !p.assumption[0],
+           "latency on a CPU %g %s", p.seconds, p.deciding);
+    cJSON *lat_p = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(lat, "results"), 1), "params");
+    cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(lat_p, "wall_time_median_s"), 0.010005); /* 5 us: below the round trip */
+    clb_predict(lat, CLB_WORKLOAD_LATENCY, 1024, 0, &p);
+    EXPECT(p.ranked && near(p.seconds, 20e-6 + 1024 * 100e-9), "latency on a CPU, small wall - event %g", p.seconds);
+    cJSON_DeleteItemFromObjectCaseSensitive(lat_p, "wall_time_median_s"); /* an older document: said as an assumption */
+    clb_predict(lat, CLB_WORKLOAD_LATENCY, 1024, 0, &p);
+    EXPECT(p.ranked && near(p.seconds, 20e-6 + 1024 * 100e-9) && p.assumption[0], "latency on a CPU, no times %g", p.seconds);
+    cJSON_Delete(lat);
     /* A CPU's triad moves 16 B per element for the 12 it counts (write-allocate). */
     cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(e, "device"), "CL_DEVICE_TYPE", "CL_DEVICE_TYPE_CPU");
     clb_predict(e, CLB_WORKLOAD_STREAM, 1e6, 0, &p);

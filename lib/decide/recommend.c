@@ -205,16 +205,53 @@ static void predict_transfer(const cJSON *e, double bytes, clb_prediction *p)
              bw, bytes, lat * 1e6, x0);
 }
 
+/* 1 when the entry's device is a CPU (CL_DEVICE_TYPE names CPU). */
+static int is_cpu(const cJSON *e)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "device"), "CL_DEVICE_TYPE");
+    return cJSON_IsString(t) && strstr(t->valuestring, "CPU") != NULL;
+}
+
+/* The latency workload: one launch of `loads` dependent loads through memory.latency's
+ * largest cycle (memory.chase_roundtrip's footprint too), waited for. Per load: memory.latency
+ * (its headline is that largest working set). The launch: launch.roundtrip, the empty kernel in
+ * a hot loop; on a CPU device the chase's own launch costs more (the kernel runs on the host's
+ * cores: the runtime's worker threads and the waiting host thread sleep through a kernel of
+ * hundreds of us and must be woken, the arguments change every launch), and memory.latency
+ * measures exactly that launch of the same kernel on the same buffer: wall clock minus event
+ * time of its launches (docs/decide.md). */
 static void predict_latency(const cJSON *e, double loads, clb_prediction *p)
 {
+    const cJSON *row = ok_row(e, "memory.latency");
     double launch = value_of(e, "launch.roundtrip", "us"), mem = value_of(e, "memory.latency", "ns");
+    double wall = param_of(row, "wall_time_median_s"), ev = param_of(row, "launch_time_median_s");
+    double outside = wall > ev && ev > 0 ? 1e6 * (wall - ev) : NAN; /* us per launch outside the kernel */
+    double ws = param_of(row, "working_set_bytes");
+    int cpu = is_cpu(e);
     if (!isfinite(launch))
         miss(p, "launch.roundtrip");
     if (!isfinite(mem))
         miss(p, "memory.latency");
-    p->seconds = launch * 1e-6 + loads * mem * 1e-9;
-    snprintf(p->model, sizeof p->model, "launch round trip + loads x memory latency");
+    double used = cpu && isfinite(outside) && outside > launch ? outside : launch;
+    p->seconds = used * 1e-6 + loads * mem * 1e-9;
+    if (cpu) {
+        snprintf(p->model, sizeof p->model,
+                 "chase launch (CPU: the larger of launch.roundtrip and memory.latency's wall - event per launch) + loads x memory latency");
+        if (!isfinite(outside))
+            snprintf(p->assumption, sizeof p->assumption,
+                     "memory.latency has no wall and event times per launch: the empty kernel's launch.roundtrip stands in for the chase's launch");
+    } else {
+        snprintf(p->model, sizeof p->model, "launch round trip + loads x memory latency");
+    }
     snprintf(p->deciding, sizeof p->deciding, "launch.roundtrip %.4g us, memory.latency %.4g ns", launch, mem);
+    size_t k = strlen(p->deciding);
+    if (isfinite(ws))
+        snprintf(p->deciding + k, sizeof p->deciding - k, " at %.0f B", ws);
+    k = strlen(p->deciding);
+    if (cpu && isfinite(outside))
+        snprintf(p->deciding + k, sizeof p->deciding - k,
+                 ", memory.latency's launches %.4g us wall - event (%.4g - %.4g us, %.0f loads each)", outside,
+                 1e6 * wall, 1e6 * ev, param_of(row, "work_per_launch"));
 }
 
 void clb_predict(const cJSON *entry, clb_workload_kind w, double size, int data_on_host, clb_prediction *out)

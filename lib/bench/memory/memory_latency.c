@@ -471,7 +471,7 @@ cleanup:
     return d->err;
 }
 
-/* What `recommend --workload latency` models as launch.roundtrip + loads x memory.latency:
+/* What `recommend --workload latency` models as launch + loads x memory.latency (docs/decide.md):
  * one launch of 1024 dependent loads through a random cycle as large as memory.latency's
  * largest (DRAM), host wall clock from enqueue to clFinish; each launch goes on where the
  * last one ended, so no load repeats a recent node. */
