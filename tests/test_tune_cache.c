@@ -38,6 +38,13 @@ int main(void)
                 "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 1 && b.family == 3 && b.ln == 0);
     CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 8, \"wptm\": 8, "
                 "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0, \"lanes_n\": 16}}}", "k", &b) == 0);
+    /* DGEMM's warp tiles: fragment width (vw 2) and one buffer (dbuf 0) round-trip; the same
+     * tiles with two buffers are no candidate (66 KB of doubles) */
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 16, \"wptm\": 8, "
+                "\"wptn\": 8, \"vw\": 2, \"dbuf\": 0, \"rm\": 0, \"w\": 0, \"vn\": 0, \"mb\": 0, \"kc\": 0, \"lanes_n\": 8}}}", "k", &b) == 1 &&
+          b.family == 3 && b.vw == 2 && b.dbuf == 0 && b.tsk == 16 && b.ln == 8);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 16, \"wptm\": 8, "
+                "\"wptn\": 8, \"vw\": 2, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0, \"mb\": 0, \"kc\": 0, \"lanes_n\": 8}}}", "k", &b) == 0);
     /* a zero tile (division by zero in the builder), a fraction, a missing field, not JSON */
     CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 0, \"tsm\": 0, \"tsn\": 64, \"tsk\": 16, \"wptm\": 0, \"wptn\": 4, "
                 "\"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 0);

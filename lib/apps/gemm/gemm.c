@@ -129,6 +129,8 @@ static void blk_params(clb_result *res, const gemm_blk *b)
         tile_params(res, b, "warp tiles");
         clb_param_num(res, "work_group_size", (double)gemm_warp_items(b));
         clb_param_num(res, "warp_lanes_n", b->ln);
+        clb_param_num(res, "fragment_width", b->vw);
+        clb_param_num(res, "double_buffered", b->dbuf);
         return;
     }
     if (b->family >= 1) {

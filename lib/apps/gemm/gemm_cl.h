@@ -9,7 +9,8 @@ typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK, RK_VEC } rung_kind;
 
 /* Tile configuration of the blocked kernel (macros of gemm_rungs.cl). */
 typedef struct gemm_blk {
-    unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* families 0 (local tiles), 3 (warp tiles: GPU forms) */
+    unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* families 0 (local tiles), 3 (warp tiles: GPU forms;
+                                                     vw: fragment width 4 or 2, dbuf: 2 local buffers) */
     unsigned family;                              /* 0 local tiles, 1 register vectors, 2 packed panels, 3 warp tiles */
     unsigned rm, w, vn;                           /* families 1, 2: RM rows x VN vectors of W */
     unsigned mb, kc;                              /* family 2: MB row blocks per item, K slices of KC */
@@ -58,7 +59,7 @@ clb_error gemm_dev_once(void *state, double *seconds, clb_diag *d);
 clb_error gemm_dev_check(gemm_dev *g, clb_diag *d);
 void gemm_dev_release(gemm_dev *g);
 
-/* Family 3 (warp tiles): work-items per group and local bytes (two buffers) of b. */
+/* Family 3 (warp tiles): work-items per group and local bytes (one or two buffers) of b. */
 size_t gemm_warp_items(const gemm_blk *b);
 size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec);
 

@@ -25,7 +25,8 @@ static void prefix(const gemm_rung *r, const gemm_blk *b, size_t prec, size_t kp
     if (o > 0 && (size_t)o < len && b->family == 3 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
                  "#define WBM %u\n#define WBN %u\n#define WBK %u\n#define WTM %u\n#define WTN %u\n"
-                 "#define WLN %u\n", b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->ln);
+                 "#define WLN %u\n#define WFV %u\n#define WDB %u\n", b->tsm, b->tsn, b->tsk,
+                 b->wptm, b->wptn, b->ln, b->vw, b->dbuf);
     else if (o > 0 && (size_t)o < len && b->family == 0 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
                  "#define TSM %u\n#define TSN %u\n#define TSK %u\n#define WPTM %u\n"
@@ -43,16 +44,20 @@ size_t gemm_warp_items(const gemm_blk *b)
 
 size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec)
 {
-    return 2u * b->tsk * (b->tsm + 4u + b->tsn) * prec;
+    return (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + 4u + b->tsn) * prec;
 }
 
-/* Family 3's kernel assumes groups of 4 rows and columns (1 or 2 of each per item), K slices
- * of whole 4-vectors and, with lanes along N, whole warps of 32 that tile the items' grid. */
+/* Family 3's kernel assumes fragments of vw = 4 (or 2) rows and columns, 1, 2 or 4 of each per
+ * item, at most 8 x 8 outputs, one or two local buffers, K slices of whole 4-vectors and, with
+ * lanes along N, whole warps of 32 that tile the items' grid. */
 static int warp_ok(const gemm_blk *b)
 {
     unsigned rm = b->wptm ? b->tsm / b->wptm : 0, rn = b->wptn ? b->tsn / b->wptn : 0;
-    return (b->wptm == 4 || b->wptm == 8) && (b->wptn == 4 || b->wptn == 8) && b->tsk &&
-           b->tsk % 4 == 0 && b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0 &&
+    unsigned gm = b->vw ? b->wptm / b->vw : 0, gn = b->vw ? b->wptn / b->vw : 0;
+    return (b->vw == 4 || b->vw == 2) && b->dbuf <= 1 && b->wptm % b->vw == 0 &&
+           b->wptn % b->vw == 0 && (gm == 1 || gm == 2 || gm == 4) && (gn == 1 || gn == 2 || gn == 4) &&
+           b->wptm <= 8 && b->wptn <= 8 && b->tsk && b->tsk % 4 == 0 && b->tsn % 4 == 0 &&
+           b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0 &&
            (!b->ln || (32 % b->ln == 0 && rn % b->ln == 0 && rm % (32 / b->ln) == 0));
 }
 

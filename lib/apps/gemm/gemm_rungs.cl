@@ -356,27 +356,39 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
 #ifdef WBM
 /* Warp tiles (family 3, the form of the fast CUDA SGEMMs on NVIDIA GPUs): a
  * work-group of WNT items computes a WBM x WBN block of C over K slices of WBK. Each item
- * owns WTM x WTN outputs in registers as groups of 4 rows x 4 columns: its rows are the groups
- * g * WBM / GM + ty * 4 (GM = WTM / 4 groups), its columns g * WBN / GN + tx * 4, so its A and
- * B fragments are 4-vector reads from local memory (LDS.128 on NVIDIA), A stored transposed
+ * owns WTM x WTN outputs in registers as groups of WFV rows x WFV columns (WFV, the fragment
+ * width: 4, or 2 for DGEMM): its rows are the groups g * WBM / GM + ty * WFV (GM = WTM / WFV
+ * groups), its columns g * WBN / GN + tx * WFV, so its A and B fragments are WFV-vector reads
+ * from local memory (LDS.128 on NVIDIA: a float4 or a double2), A stored transposed
  * (As[k][m]); the items of a warp read the same A vector (broadcast) and contiguous B
  * vectors. The next slice is loaded from global memory into registers (4-vectors, coalesced)
  * while the current one is used, then stored to the other local buffer: one barrier per
- * slice. WLN > 0 lays a warp over a (32 / WLN) x WLN patch of items (fewer distinct
- * vectors per read than a row of items). All sizes are compile-time constants, loops unrolled. */
-#define WGM (WTM / 4)
-#define WGN (WTN / 4)
+ * slice (WDB 1); with one buffer (WDB 0) the store waits for a barrier after the reads, two
+ * barriers per slice for half the local memory. WLN > 0 lays a warp over a (32 / WLN) x WLN
+ * patch of items (fewer distinct vectors per read than a row of items). All sizes are
+ * compile-time constants, loops unrolled. */
+#ifndef WFV
+#define WFV 4
+#endif
+#ifndef WDB
+#define WDB 1
+#endif
+typedef CAT(REAL, WFV) realf;
+#define WGM (WTM / WFV)
+#define WGN (WTN / WFV)
 #define WRN (WBN / WTN)                       /* items along N */
 #define WNT ((WBM / WTM) * WRN)               /* items per work-group */
+#define WNB (1 + WDB)                         /* local buffers */
 #define WAS (WBM + 4)                         /* As row: 4 more, so the transposed stores of
                                                  neighbouring k do not share a bank */
 #define WLA ((WBM * WBK / 4 + WNT - 1) / WNT) /* A vectors per item and slice */
 #define WLB ((WBK * WBN / 4 + WNT - 1) / WNT) /* B vectors per item and slice */
 /* 4-vector access at an offset that is a multiple of 4 (rows padded to WBK, WBN): through a
  * vector pointer: vload4 promises the compiler only the scalar's alignment, so it may split
- * the access into four scalar loads. */
-#define WV(p) (*(__global REAL4 *)(p))
+ * the access into four scalar loads. Fragments likewise, at multiples of WFV. */
 #define WCV(p) (*(__global const REAL4 *)(p))
+#define WF(p) (*(__global realf *)(p))
+#define WLF(p) (*(__local const realf *)(p))
 
 /* Slice k0 of A and B from global memory into the item's registers. */
 #define WT_FETCH(pa, pb, k0)                                                              \
@@ -413,10 +425,10 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
         }                                                                                 \
     } while (0)
 
-/* acc[4 g + i][h] += a[g].si * b[h] for the 4 rows i of group g. */
+/* acc[WFV g + i][h] += a[g].si * b[h] for the WFV rows i of group g. */
 #define WT_ROW(g, i, s)                                                                   \
-    _Pragma("unroll") for (int h = 0; h < WGN; h++) acc[4 * (g) + (i)][h] =                \
-        fma((REAL4)(a[g].s), b[h], acc[4 * (g) + (i)][h])
+    _Pragma("unroll") for (int h = 0; h < WGN; h++) acc[WFV * (g) + (i)][h] =              \
+        fma((realf)(a[g].s), b[h], acc[WFV * (g) + (i)][h])
 
 void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL *B,
                 __global REAL *C, __local REAL4 *As, __local REAL4 *Bs)
@@ -430,47 +442,55 @@ void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL
     int tx = tid % WRN, ty = tid / WRN;
 #endif
     int n0 = get_group_id(0) * WBN, m0 = get_group_id(1) * WBM;
-    REAL4 acc[WTM][WGN], pa[WLA], pb[WLB];
+    realf acc[WTM][WGN];
+    REAL4 pa[WLA], pb[WLB];
     _Pragma("unroll") for (int i = 0; i < WTM; i++)
-        _Pragma("unroll") for (int h = 0; h < WGN; h++) acc[i][h] = (REAL4)(0);
+        _Pragma("unroll") for (int h = 0; h < WGN; h++) acc[i][h] = (realf)(0);
     int slices = K / WBK;
     WT_FETCH(pa, pb, 0);
     WT_STORE(pa, pb, 0);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = 0; t < slices; t++) {
-        int cur = t & 1;
+        int cur = WDB ? t & 1 : 0;
         if (t + 1 < slices)
             WT_FETCH(pa, pb, (t + 1) * WBK);
-        __local const REAL4 *as = As + cur * (WBK * WAS / 4), *bs = Bs + cur * (WBK * WBN / 4);
+        __local const REAL *as = (__local const REAL *)(As + cur * (WBK * WAS / 4)),
+                           *bs = (__local const REAL *)(Bs + cur * (WBK * WBN / 4));
         _Pragma("unroll") for (int k = 0; k < WBK; k++) {
-            REAL4 a[WGM], b[WGN];
+            realf a[WGM], b[WGN];
             _Pragma("unroll") for (int g = 0; g < WGM; g++)
-                a[g] = as[(k * WAS + g * (WBM / WGM)) / 4 + ty];
+                a[g] = WLF(as + k * WAS + g * (WBM / WGM) + ty * WFV);
             _Pragma("unroll") for (int h = 0; h < WGN; h++)
-                b[h] = bs[(k * WBN + h * (WBN / WGN)) / 4 + tx];
+                b[h] = WLF(bs + k * WBN + h * (WBN / WGN) + tx * WFV);
             _Pragma("unroll") for (int g = 0; g < WGM; g++) {
                 WT_ROW(g, 0, s0);
                 WT_ROW(g, 1, s1);
+#if WFV == 4
                 WT_ROW(g, 2, s2);
                 WT_ROW(g, 3, s3);
+#endif
             }
         }
-        if (t + 1 < slices)
-            WT_STORE(pa, pb, cur ^ 1);
+        if (t + 1 < slices) { /* uniform over the work-group */
+#if !WDB
+            barrier(CLK_LOCAL_MEM_FENCE); /* every item done reading the one buffer */
+#endif
+            WT_STORE(pa, pb, cur ^ WDB);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     _Pragma("unroll") for (int g = 0; g < WGM; g++)
-        _Pragma("unroll") for (int i = 0; i < 4; i++)
+        _Pragma("unroll") for (int i = 0; i < WFV; i++)
             _Pragma("unroll") for (int h = 0; h < WGN; h++)
-                WV(C + (m0 + g * (WBM / WGM) + ty * 4 + i) * N + n0 + h * (WBN / WGN) + tx * 4) =
-                    acc[4 * g + i][h];
+                WF(C + (m0 + g * (WBM / WGM) + ty * WFV + i) * N + n0 + h * (WBN / WGN) + tx * WFV) =
+                    acc[WFV * g + i][h];
 }
 
 #define WARP_KERNEL(name)                                                                    \
     __kernel __attribute__((reqd_work_group_size(WNT, 1, 1))) void name(                     \
         int M, int N, int K, __global const REAL *A, __global const REAL *B, __global REAL *C) \
     {                                                                                        \
-        __local REAL4 As[2 * WBK * WAS / 4], Bs[2 * WBK * WBN / 4];                          \
+        __local REAL4 As[WNB * WBK * WAS / 4], Bs[WNB * WBK * WBN / 4];                      \
         warp_tiles(M, N, K, A, B, C, As, Bs);                                                \
     }
 WARP_KERNEL(gemm_warp_tiles)

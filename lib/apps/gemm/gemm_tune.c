@@ -12,6 +12,8 @@
 #define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0}
 #define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc, 0}
 #define WRP(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln}
+#define WR2(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln}
+#define WR1(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 0, 3, 0, 0, 0, 0, 0, ln}
 static const gemm_blk candidates[] = {
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
     BLK(64, 64, 32, 4, 4, 4, 1),   BLK(128, 64, 16, 8, 4, 4, 1),  BLK(64, 128, 16, 4, 8, 4, 1),
@@ -32,6 +34,18 @@ static const gemm_blk candidates[] = {
     WRP(64, 128, 8, 4, 8, 0),      WRP(128, 64, 16, 8, 8, 0),     WRP(64, 64, 16, 4, 4, 0),
     WRP(128, 128, 8, 8, 8, 8),     WRP(128, 128, 16, 8, 8, 8),    WRP(128, 64, 8, 8, 4, 8),
     WRP(64, 128, 8, 4, 8, 8),      WRP(64, 64, 8, 4, 4, 8),
+    /* DGEMM's warp tiles (GPUs, double only): double2 fragments (16 bytes a lane, so the 8 or
+     * 16 lanes of a row of items read one contiguous run: no bank conflict, where a double4 is
+     * two 16-byte reads 32 bytes apart); 128 x 64 / 64 x 128 blocks of 128 items (about 200
+     * registers each: two work-groups per SM, one's barrier hidden by the other) with 12-deep
+     * slices (37 KB) or 16-deep ones in one buffer (25 KB, two barriers a slice); 128 x 128 at
+     * 8 deep (the FP32 layout's best DGEMM) and 16 deep in one buffer (33 KB); 96 x 64 x 16
+     * in two buffers (41 KB, 96 items: three work-groups per SM); and two 16-deep ones in one
+     * buffer with the double4 fragments, to tell the slice depth from the fragment width */
+    WR2(128, 128, 8, 8, 8, 0, 1),  WR2(128, 128, 8, 8, 8, 8, 1),  WR2(128, 128, 16, 8, 8, 8, 0),
+    WR2(128, 64, 8, 8, 8, 8, 1),   WR2(128, 64, 12, 8, 8, 8, 1),  WR2(64, 128, 12, 8, 8, 8, 1),
+    WR2(128, 64, 16, 8, 8, 8, 0),  WR2(64, 128, 16, 8, 8, 8, 0),  WR2(96, 64, 16, 8, 8, 8, 1),
+    WR1(128, 128, 16, 8, 8, 8),    WR1(128, 64, 16, 8, 8, 8),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -149,15 +163,18 @@ static clb_status screen(const int *point, void *user, double *seconds, char *wh
  * prefer 1); local tiles (family 0) must fit local memory (NBUF x TSK x (TSM + TSN) elements)
  * and their work-group (TSM/WPTM x TSN/WPTN) the device's maximum; warp tiles (family 3) the
  * same limits, on GPUs only (a CPU runs their work-groups of 128-256 items as loops; on PoCL
- * they lose to the CPU forms and would only lengthen the search). */
+ * they lose to the CPU forms and would only lengthen the search), those with 2-vector
+ * fragments (vw 2) or one local buffer (dbuf 0) for DGEMM only (a float2 is half of what one
+ * local read can serve; SGEMM's 16-deep slices fit two buffers). */
 static int plausible(const int *point, void *user)
 {
     const tune_state *t = user;
     const gemm_blk *b = &candidates[point[0]];
     if (t->family >= 0 ? b->family != (unsigned)t->family : b->family == 3 && t->cpu)
         return 0;
-    if (b->family == 3) /* its 4-vectors are the layout, not a width to match */
-        return gemm_warp_local_bytes(b, t->prec) <= t->local_mem && gemm_warp_items(b) <= t->max_wg;
+    if (b->family == 3) /* its vectors are the layout, not a width to match */
+        return ((b->vw == 4 && b->dbuf) || t->prec == 8) && gemm_warp_local_bytes(b, t->prec) <= t->local_mem &&
+               gemm_warp_items(b) <= t->max_wg;
     unsigned w = b->family ? b->w : b->vw;
     size_t local = (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + b->tsn) * t->prec;
     size_t wg = b->family ? 1 : (size_t)(b->tsm / b->wptm) * (b->tsn / b->wptn);
@@ -168,8 +185,9 @@ static void describe(const int *point, char *buf, size_t n)
 {
     const gemm_blk *b = &candidates[point[0]];
     if (b->family == 3)
-        snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u", b->tsm, b->tsn, b->tsk,
-                 b->wptm, b->wptn, b->ln);
+        snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u%s%s", b->tsm, b->tsn,
+                 b->tsk, b->wptm, b->wptn, b->ln, b->vw == 2 ? " frag=2" : "",
+                 b->dbuf ? "" : " one_buffer");
     else if (b->family == 2)
         snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
     else if (b->family)
@@ -197,7 +215,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     size_t valid = 0;
     const char *budget = getenv("CLBENCH_TUNE_BUDGET");
     clb_tune_opts_default(&o);
-    o.budget_s = budget ? atof(budget) : 0; /* the 40 candidates are searched whole */
+    o.budget_s = budget ? atof(budget) : 0; /* the 51 candidates are searched whole */
     o.max_evals = c->opts->quick ? 3 : 0;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
