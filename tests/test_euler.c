@@ -120,30 +120,34 @@ static void check_tile2d(void)
     eu_geom2d g;
     clb_diag d;
     clb_diag_clear(&d);
-    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 1024, 256, 0, &d) == CLB_OK);
+    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 1024, 0, 256, 0, &d) == CLB_OK);
     EXPECT(g.lx == 16 && g.ly == 16 && g.pw == 64 && g.ph == 64 && g.s == 6 && g.tx == 52 &&
            g.local_bytes == 32768 && g.tiles_x == 79,
            "f32 48 KiB: %zu x %zu items, patch %zu x %zu, s %zu, %zu tiles", g.lx, g.ly, g.pw, g.ph, g.s, g.tiles_x);
-    CHECK(eu_geom2d_plan(&g, 4096, 8, 49151, 1024, 256, 0, &d) == CLB_OK);
+    CHECK(eu_geom2d_plan(&g, 4096, 8, 49151, 1024, 0, 256, 0, &d) == CLB_OK);
     EXPECT(g.pw == 64 && g.ph == 32 && g.s == 4 && g.tx == 56 && g.ty == 24 && g.local_bytes == 32768,
            "f64 48 KiB: patch %zu x %zu, s %zu", g.pw, g.ph, g.s);
-    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 64, 256, 0, &d) == CLB_OK);
+    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 64, 0, 256, 0, &d) == CLB_OK);
     EXPECT(g.lx == 16 && g.ly == 4 && g.pw == 32 && g.ph == 32 && g.s == 3, "64 items: %zu x %zu, patch %zu x %zu, s %zu",
            g.lx, g.ly, g.pw, g.ph, g.s);
-    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 256, 5, 9, &d) == CLB_OK && g.s == 5); /* s <= steps */
-    CHECK(eu_geom2d_plan(&g, 4096, 4, 100, 256, 5, 0, &d) == CLB_ERR_UNSUPPORTED);
+    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 256, 0, 5, 9, &d) == CLB_OK && g.s == 5); /* s <= steps */
+    CHECK(eu_geom2d_plan(&g, 4096, 4, 100, 256, 0, 5, 0, &d) == CLB_ERR_UNSUPPORTED);
+    /* 24 points per item: the largest patch under 49151 B is 5 x 4 points (80 x 64, 40 KiB) */
+    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 256, 24, 256, 0, &d) == CLB_OK);
+    EXPECT(g.pw == 80 && g.ph == 64 && g.local_bytes == 40960, "24 points: patch %zu x %zu", g.pw, g.ph);
     CHECK(strstr(d.msg, "local memory") != NULL);
     /* 4096 = 78 tiles of 52 + 40: per full launch 79^2 patches of 64^2 and 4096^2 stores */
-    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 256, 12, 6, NULL) == CLB_OK);
+    CHECK(eu_geom2d_plan(&g, 4096, 4, 49151, 256, 0, 12, 6, NULL) == CLB_OK);
     double want = 2 * 2.0 * (79.0 * 79 * 64 * 64 + 4096.0 * 4096);
     EXPECT(fabs(eu_geom2d_traffic(&g, 4096, 12) - want) < 1, "traffic %g, want %g", eu_geom2d_traffic(&g, 4096, 12), want);
     CHECK(fabs(eu_geom2d_redundancy(&g, 6) - (62.0 * 62 + 60 * 60 + 58 * 58 + 56 * 56 + 54 * 54 + 52 * 52) / (6 * 52.0 * 52)) < 1e-12);
-    const struct { size_t grid, steps, wg, s, elem; } cases[] = {
-        {16, 7, 256, 0, 4}, {30, 13, 64, 0, 4}, {46, 11, 48, 4, 8}, {40, 9, 256, 31, 4}, {60, 1, 16, 0, 8}};
+    const struct { size_t grid, steps, wg, s, elem, pts; } cases[] = {
+        {16, 7, 256, 0, 4, 0}, {30, 13, 64, 0, 4, 0}, {46, 11, 48, 4, 8, 0}, {40, 9, 256, 31, 4, 0},
+        {60, 1, 16, 0, 8, 0}, {100, 17, 256, 0, 4, 24}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         eu_ode o;
         eu_ode_init(&o, EU_BRUSS, cases[i].grid);
-        CHECK(eu_geom2d_plan(&g, o.grid, cases[i].elem, 1 << 20, cases[i].wg, cases[i].steps, cases[i].s, NULL) == CLB_OK);
+        CHECK(eu_geom2d_plan(&g, o.grid, cases[i].elem, 1 << 20, cases[i].wg, cases[i].pts, cases[i].steps, cases[i].s, NULL) == CLB_OK);
         double *a = malloc(o.n * sizeof *a), *b = malloc(o.n * sizeof *b), *t = malloc(o.n * sizeof *t);
         double *p = malloc(g.pw * g.ph * 2 * sizeof *p), *q = malloc(g.pw * g.ph * 2 * sizeof *q);
         if (a && b && t && p && q) {

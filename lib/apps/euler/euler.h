@@ -108,12 +108,13 @@ typedef struct eu_geom2d {
 } eu_geom2d;
 
 /* The geometry for an N x N grid (grid), elements of elem bytes, local_mem bytes of local
- * memory and work-groups of at most wg items: lx = 16 (or wg), ly = min(16, wg / lx); the
- * largest patch of at most 128 / (2 elem) points per item that fits local_mem (then the most
- * square, then the wider); s = s_want (0: the largest s whose redundancy stays <= 1.25) clipped
- * to the patch and to steps. CLB_ERR_UNSUPPORTED (reason in d) when not even 3 x 3 fits. */
+ * memory and work-groups of at most wg items: lx = 16 (or wg), ly = min(16, wg / lx); of the
+ * patches of at most `points` (0: 128 / (2 elem)) points per item that fit local_mem, the one
+ * whose rule halo (the largest s whose redundancy stays <= 1.25) moves the fewest global bytes
+ * per update (then the wider); s = s_want (0: the rule) clipped to the patch and to steps.
+ * CLB_ERR_UNSUPPORTED (reason in d) when not even 3 x 3 fits. */
 clb_error eu_geom2d_plan(eu_geom2d *g, size_t grid, size_t elem, size_t local_mem, size_t wg,
-                         size_t steps, size_t s_want, clb_diag *d);
+                         size_t points, size_t steps, size_t s_want, clb_diag *d);
 /* Launches for steps steps (the last one does steps % s when that is not 0). */
 size_t eu_geom2d_launches(const eu_geom2d *g, size_t steps);
 /* Point updates computed over point updates kept, for a launch of k <= s steps. */
@@ -142,6 +143,7 @@ typedef struct eu_state {
     size_t lsize, groups, cu, local_mem, kernel_local;
     size_t built_bs; /* the block size BS the program was built with */
     size_t tile_groups_per_cu; /* default work-groups of the tiled kernels per compute unit */
+    size_t tile2d_points;      /* tiled_2d: most points per work-item (0: the default) */
     eu_geom geom;
     int tiled;       /* the 1-D tiled kinds (diamonds, honeycomb) */
     eu_geom2d geom2; /* EU_TILE2D */

@@ -134,7 +134,7 @@ static clb_error tile2d_build(clb_ctx *c, eu_state *s, size_t lsize, size_t s_wa
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dmax, &dmax, NULL));
     wg = wg < dmax ? wg : dmax;
     for (int tries = 1;; tries++) {
-        if (eu_geom2d_plan(g, s->o.grid, s->elem, budget, wg, s->steps, s_want, d) != CLB_OK)
+        if (eu_geom2d_plan(g, s->o.grid, s->elem, budget, wg, s->tile2d_points, s->steps, s_want, d) != CLB_OK)
             goto cleanup;
         snprintf(extra, sizeof extra,
                  "#define P2 %s\n#define TX %zu\n#define TY %zu\n#define HALO %zu\n#define PW %zu\n"

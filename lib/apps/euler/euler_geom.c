@@ -234,21 +234,38 @@ static double redundancy2d(size_t pw, size_t ph, size_t s, size_t k)
     return kept > 0 ? done / kept : 0;
 }
 
+/* The largest halo whose redundancy stays <= 1.25 (at least 1, below half the patch). */
+static size_t rule_halo(size_t pw, size_t ph)
+{
+    size_t s = 1, smax = ((pw < ph ? pw : ph) - 1) / 2;
+    while (s < smax && redundancy2d(pw, ph, s + 1, s + 1) <= 1.25)
+        s++;
+    return s;
+}
+
+/* Global components moved per point update kept, for full launches of the rule's halo. */
+static double patch_traffic(size_t pw, size_t ph)
+{
+    size_t s = rule_halo(pw, ph);
+    return ((double)(pw * ph) / ((double)(pw - 2 * s) * (double)(ph - 2 * s)) + 1) / (double)s;
+}
+
 clb_error eu_geom2d_plan(eu_geom2d *g, size_t grid, size_t elem, size_t local_mem, size_t wg,
-                         size_t steps, size_t s_want, clb_diag *d)
+                         size_t points, size_t steps, size_t s_want, clb_diag *d)
 {
     memset(g, 0, sizeof *g);
     size_t lx = wg >= 16 ? 16 : wg ? wg : 1, ly = wg / lx < 16 ? wg / lx : 16;
-    size_t most = 128 / (2 * elem), cells = local_mem / (2 * elem);
+    size_t most = points ? points : 128 / (2 * elem), cells = local_mem / (2 * elem);
+    double best = 0;
     ly = ly ? ly : 1;
     for (size_t rx = 1; rx <= most; rx++)
         for (size_t ry = 1; rx * ry <= most; ry++) {
-            size_t pw = rx * lx, ph = ry * ly, area = pw * ph;
-            size_t skew = pw > ph ? pw - ph : ph - pw, best = g->pw > g->ph ? g->pw - g->ph : g->ph - g->pw;
-            if (pw < 3 || ph < 3 || area > cells)
+            size_t pw = rx * lx, ph = ry * ly;
+            if (pw < 3 || ph < 3 || pw * ph > cells)
                 continue;
-            if (area > g->pw * g->ph || (area == g->pw * g->ph && (skew < best || (skew == best && pw > g->pw))))
-                g->rx = rx, g->ry = ry, g->pw = pw, g->ph = ph;
+            double t = patch_traffic(pw, ph);
+            if (!g->pw || t < best || (t == best && pw > g->pw))
+                g->rx = rx, g->ry = ry, g->pw = pw, g->ph = ph, best = t;
         }
     if (!g->pw)
         return clb_diag_set(d, CLB_ERR_UNSUPPORTED,
@@ -258,11 +275,7 @@ clb_error eu_geom2d_plan(eu_geom2d *g, size_t grid, size_t elem, size_t local_me
     g->lx = lx;
     g->ly = ly;
     size_t smax = ((g->pw < g->ph ? g->pw : g->ph) - 1) / 2;
-    if (s_want)
-        g->s = s_want < smax ? s_want : smax;
-    else
-        for (g->s = 1; g->s < smax && redundancy2d(g->pw, g->ph, g->s + 1, g->s + 1) <= 1.25;)
-            g->s++;
+    g->s = !s_want ? rule_halo(g->pw, g->ph) : s_want < smax ? s_want : smax;
     g->s = steps && steps < g->s ? steps : g->s;
     g->tx = g->pw - 2 * g->s;
     g->ty = g->ph - 2 * g->s;

@@ -52,6 +52,7 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
      * four put the H100's at 1.56x above it (docs/results/euler.md). */
     int gpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_GPU) != 0;
     s->tile_groups_per_cu = env_size("CLBENCH_EULER_TILE_GROUPS_PER_CU", gpu ? 4 : 1);
+    s->tile2d_points = env_size("CLBENCH_EULER_TILE2D_POINTS", 0);
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 
