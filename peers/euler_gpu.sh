@@ -3,13 +3,15 @@
 # ONE clbench invocation, so the one-step DRAM bound (2 sizeof(T) bytes per component and step
 # at memory.copy's bandwidth) comes from the same run. Parts stay under 10 minutes each:
 #   bash peers/euler_gpu.sh OUTDIR string-f32|string-f64|string-f32-occupancy|bruss2d-f32|bruss2d-f64|
-#                                    bruss2d-2d|bruss2d-2d-steps|
+#                                    bruss2d-2d|bruss2d-2d-steps|bruss2d-2d-points|
 #                                    sweep-groups|sweep-local|sweep-honeycomb|sweep-strategies|summary [clbench]
 # Sizes: STRING n = 1e8, 2048 steps; BRUSS2D N = 4096 (n = 2 N^2 = 33.5M), 256 steps (EULER_STEPS
 # overrides both: the rows report ns per update, so fewer steps shorten the sequential row); sweeps at
 # STRING n = 1e8 f32. bruss2d-2d: memory.copy, vectorized and tiled_2d in f32 and f64 only (no
 # sequential row: a minute); bruss2d-2d-steps: the same f32 pair at tiled_2d halos s = 2 .. 12 (one
-# invocation per s, CLBENCH_EULER_TILE2D_STEPS). `summary` reads every euler_*.json in OUTDIR and writes summary.md.
+# invocation per s, CLBENCH_EULER_TILE2D_STEPS); bruss2d-2d-points: the same at 8, 24 and 32 points
+# per work-item (CLBENCH_EULER_TILE2D_POINTS; the default is 16). `summary` reads every euler_*.json
+# in OUTDIR and writes summary.md.
 set -u
 set -f # the row patterns are clbench globs, not file names
 out=${1:?usage: euler_gpu.sh OUTDIR PART [clbench]}
@@ -41,6 +43,11 @@ bruss2d-2d)
 bruss2d-2d-steps)
     for s in 2 3 4 5 6 8 10 12; do
         run "$part-s$s" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-256} CLBENCH_EULER_TILE2D_STEPS=$s \
+            "$bin" run --reps 5 memory.copy app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d
+    done ;;
+bruss2d-2d-points)
+    for pts in 8 24 32; do
+        run "$part-p$pts" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-256} CLBENCH_EULER_TILE2D_POINTS=$pts \
             "$bin" run --reps 5 memory.copy app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d
     done ;;
 string-f32-occupancy) # the tiled rows with 4 work-groups per compute unit instead of the seed's 1
