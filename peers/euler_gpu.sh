@@ -3,10 +3,15 @@
 # ONE clbench invocation, so the one-step DRAM bound (2 sizeof(T) bytes per component and step
 # at memory.copy's bandwidth) comes from the same run. Parts stay under 10 minutes each:
 #   bash peers/euler_gpu.sh OUTDIR string-f32|string-f64|string-f32-occupancy|bruss2d-f32|bruss2d-f64|
+#                                    bruss2d-2d|bruss2d-2d-steps|bruss2d-2d-points|
 #                                    sweep-groups|sweep-local|sweep-honeycomb|sweep-strategies|summary [clbench]
 # Sizes: STRING n = 1e8, 2048 steps; BRUSS2D N = 4096 (n = 2 N^2 = 33.5M), 256 steps (EULER_STEPS
 # overrides both: the rows report ns per update, so fewer steps shorten the sequential row); sweeps at
-# STRING n = 1e8 f32. `summary` reads every euler_*.json in OUTDIR and writes summary.md.
+# STRING n = 1e8 f32. bruss2d-2d: memory.copy, vectorized and tiled_2d in f32 and f64 only (no
+# sequential row: a minute); bruss2d-2d-steps: the same f32 pair at tiled_2d halos s = 2 .. 12 (one
+# invocation per s, CLBENCH_EULER_TILE2D_STEPS); bruss2d-2d-points: the same at 8, 24 and 32 points
+# per work-item (CLBENCH_EULER_TILE2D_POINTS; the default is 16). `summary` reads every euler_*.json
+# in OUTDIR and writes summary.md.
 set -u
 set -f # the row patterns are clbench globs, not file names
 out=${1:?usage: euler_gpu.sh OUTDIR PART [clbench]}
@@ -32,6 +37,19 @@ bruss2d-f32|bruss2d-f64)
     p=${part#bruss2d-}
     run "$part" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-256} "$bin" run --reps 5 memory.copy \
         $(rows bruss2d "$p") ;;
+bruss2d-2d)
+    run "$part" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-256} "$bin" run --reps 5 memory.copy \
+        'app.euler.bruss2d.f*.vectorized' 'app.euler.bruss2d.f*.tiled_2d' ;;
+bruss2d-2d-steps)
+    for s in 2 3 4 5 6 8 10 12; do
+        run "$part-s$s" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-256} CLBENCH_EULER_TILE2D_STEPS=$s \
+            "$bin" run --reps 5 memory.copy app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d
+    done ;;
+bruss2d-2d-points)
+    for pts in 8 24 32; do
+        run "$part-p$pts" CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-256} CLBENCH_EULER_TILE2D_POINTS=$pts \
+            "$bin" run --reps 5 memory.copy app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d
+    done ;;
 string-f32-occupancy) # the tiled rows with 4 work-groups per compute unit instead of the seed's 1
     run "$part" CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=${EULER_STEPS:-2048} CLBENCH_EULER_TILE_GROUPS_PER_CU=4 \
         "$bin" run --reps 5 memory.copy 'app.euler.string.f32.diamond*' app.euler.string.f32.honeycomb ;;
@@ -67,7 +85,7 @@ for path in sorted(glob.glob(os.path.join(out, "euler_*.json"))):
     for key in sorted({n.rsplit(".", 1)[0] for n in ok}):  # per problem and precision
         grp = {n: r for n, r in ok.items() if n.rsplit(".", 1)[0] == key}
         untiled = [r["value"] for n, r in grp.items() if n.rsplit(".", 1)[1] in ("linear", "coalesced", "vectorized")]
-        tiled = [r["value"] for n, r in grp.items() if "diamond" in n or n.endswith("honeycomb")]
+        tiled = [r["value"] for n, r in grp.items() if "diamond" in n or n.endswith("honeycomb") or n.endswith("tiled_2d")]
         seq = [r["value"] for n, r in grp.items() if n.endswith(".seq")]
         if untiled and tiled:
             print(f"| {run} | {key}: best tiled vs best untiled | | | | | {min(untiled) / min(tiled):.2f}x (target >= 1.5x) |")

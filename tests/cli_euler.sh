@@ -9,10 +9,10 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 # the CUDA twin app.euler.cuda (unsupported off NVIDIA) is cli_euler_cuda.sh's
 rows=$("$bin" run --list | awk '$1 ~ /^app\.euler\./ && $1 != "app.euler.cuda"' | wc -l)
-[ "$rows" = 54 ] || { echo "FAIL: --list has $rows app.euler rows, want 54"; fails=$((fails+1)); }
+[ "$rows" = 56 ] || { echo "FAIL: --list has $rows app.euler rows, want 56"; fails=$((fails+1)); }
 "$bin" run 'app.euler.string.*' 'app.euler.bruss2d.*' --quick --reps 3 --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
 cat "$tmp/table.txt"
-python3 "$check" "$tmp/out.json" --min-results 54 --expect-status ok || fails=$((fails+1))
+python3 "$check" "$tmp/out.json" --min-results 56 --expect-status ok || fails=$((fails+1))
 python3 - "$tmp/out.json" <<'PY' || fails=$((fails+1))
 import json, sys
 res = {r["name"]: r for r in json.load(open(sys.argv[1]))["devices"][0]["results"]}
@@ -31,6 +31,10 @@ for name, r in res.items():
         bad.append(f"{name}: error {p.get('max_rel_error')} above tolerance {p.get('tolerance')}")
     if any(t in name for t in ("diamond", "honeycomb")) and "sweep" not in name:
         bad += [f"{name}: params.{k} missing" for k in ("block_size", "dia_blocks", "strategy", "tile_steps", "local_size", "work_groups") if k not in p]
+    if name.endswith(".tiled_2d"):
+        bad += [f"{name}: params.{k} missing" for k in ("tile_x", "tile_y", "tile_steps", "patch_x", "patch_y", "launches", "tile_redundancy", "tile_local_bytes") if k not in p]
+        if p.get("launches") != -(-p.get("steps", 0) // max(p.get("tile_steps", 1), 1)):
+            bad.append(f"{name}: {p.get('launches')} launches for {p.get('steps')} steps of {p.get('tile_steps')}")
     if "sweep" in name:
         cs = p.get("curves", [])
         if not cs or not all(len(c.get("points", [])) >= 2 for c in cs):
@@ -44,12 +48,17 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
-"$bin" run 'app.euler.string.*' --quick --reps 1 --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
+# tiled_2d: grids that are not multiples of the tile, steps not multiples of s, small work-groups
+for cfg in "CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" "CLBENCH_EULER_GRID=46 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_TILE2D_STEPS=4 CLBENCH_EULER_LOCAL=64"; do
+    env $cfg "$bin" run 'app.euler.bruss2d.*.tiled_2d' --reps 1 --json "$tmp/t2d.json" >/dev/null 2>&1
+    python3 "$check" "$tmp/t2d.json" --min-results 2 --expect-status ok || { echo "FAIL: tiled_2d at $cfg"; fails=$((fails+1)); }
+done
+"$bin" run 'app.euler.string.*' 'app.euler.bruss2d.*.tiled_2d' --quick --reps 1 --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
-python3 "$check" "$tmp/bad.json" --min-results 28 --expect-status invalid_result || fails=$((fails+1))
+python3 "$check" "$tmp/bad.json" --min-results 30 --expect-status invalid_result || fails=$((fails+1))
 # Under Oclgrind (plain builds only: CLB_EULER_OCLGRIND=1 from CMake): no out-of-bounds access,
-# no data race (the tiled kernels' local barriers and the tiles of one launch), every row still
-# validates. Small sizes: simulated, a launch is ~1000x slower.
+# no data race (the tiled kernels' local barriers and the tiles of one launch; tiled_2d's patch
+# with a halo wider than the 16 x 16 grid), every row still validates. Small sizes: simulated, a launch is ~1000x slower.
 if [ "${CLB_EULER_OCLGRIND:-0}" = 1 ] && command -v oclgrind >/dev/null; then
     CLBENCH_EULER_N=2048 CLBENCH_EULER_GRID=16 CLBENCH_EULER_STEPS=12 \
         oclgrind --check-api --data-races --log "$tmp/oclgrind.log" \
@@ -58,7 +67,7 @@ if [ "${CLB_EULER_OCLGRIND:-0}" = 1 ] && command -v oclgrind >/dev/null; then
     if [ -s "$tmp/oclgrind.log" ]; then
         echo "FAIL: oclgrind reported:"; head -40 "$tmp/oclgrind.log"; fails=$((fails+1))
     fi
-    python3 "$check" "$tmp/og.json" --min-results 18 --expect-status ok || fails=$((fails+1))
+    python3 "$check" "$tmp/og.json" --min-results 19 --expect-status ok || fails=$((fails+1))
 fi
 echo "cli_euler: $fails failure(s)"
 [ "$fails" = 0 ]

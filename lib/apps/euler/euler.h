@@ -10,7 +10,8 @@ typedef enum { EU_STRING, EU_BRUSS } eu_problem;
 typedef enum {
     EU_SEQ, EU_PTHREADS, EU_LINEAR, EU_COALESCED, EU_VECTOR, EU_DIA_ROW, EU_DIA_COL,
     EU_HONEYCOMB, EU_SWEEP,
-    EU_CUDA /* the CUDA twin (lib/apps/cuda/cuda_rows.c): runs outside OpenCL, validated here */
+    EU_CUDA, /* the CUDA twin (lib/apps/cuda/cuda_rows.c): runs outside OpenCL, validated here */
+    EU_TILE2D /* BRUSS2D only: 2-D overlapped temporal blocking (euler_tile2d.cl) */
 } eu_kind;
 /* How the number of diamonds grows when one per compute unit does not fit local memory
  * (seed 003, 7.1.1): D = mult*CU, D = CU + add, D = mult*CU - 1. */
@@ -94,6 +95,35 @@ double eu_geom_traffic(const eu_geom *g, size_t steps);
  * present when used (from the same tile, or stored by an earlier launch). 0 when sound. */
 int eu_geom_check(const eu_geom *g, size_t steps, char *why, size_t n);
 
+/* 2-D overlapped ("ghost-zone") tiling of BRUSS2D (docs/apps/euler.md, "2-D tiling"): a
+ * work-group of lx x ly items owns a tx x ty tile of grid points, loads it with a halo of s
+ * points per side (the pw x ph patch, pw = tx + 2 s = rx lx, ph = ty + 2 s = ry ly: each item
+ * rx x ry points) and advances s steps in local memory per launch. */
+typedef struct eu_geom2d {
+    size_t lx, ly, rx, ry; /* work-group shape, points per work-item along x and y */
+    size_t pw, ph, tx, ty; /* patch and tile (points) */
+    size_t s;              /* halo = steps per launch */
+    size_t tiles_x, tiles_y;
+    size_t local_bytes;    /* the patch: pw ph 2 sizeof(T) */
+} eu_geom2d;
+
+/* The geometry for an N x N grid (grid), elements of elem bytes, local_mem bytes of local
+ * memory and work-groups of at most wg items: lx = 16 (or wg), ly = min(16, wg / lx); of the
+ * patches of at most `points` (0: 128 / (2 elem)) points per item that fit local_mem, the one
+ * whose rule halo (the largest s whose redundancy stays <= 1.25) moves the fewest global bytes
+ * per update (then the wider); s = s_want (0: the rule) clipped to the patch and to steps.
+ * CLB_ERR_UNSUPPORTED (reason in d) when not even 3 x 3 fits. */
+clb_error eu_geom2d_plan(eu_geom2d *g, size_t grid, size_t elem, size_t local_mem, size_t wg,
+                         size_t points, size_t steps, size_t s_want, clb_diag *d);
+/* Launches for steps steps (the last one does steps % s when that is not 0). */
+size_t eu_geom2d_launches(const eu_geom2d *g, size_t steps);
+/* Point updates computed over point updates kept, for a launch of k <= s steps. */
+double eu_geom2d_redundancy(const eu_geom2d *g, size_t k);
+/* Global-memory components moved by all launches of a run, as the kernel does it: every tile
+ * loads its patch (less the margin a short launch does not need; cells outside the grid
+ * included), every grid point is stored once per launch. */
+double eu_geom2d_traffic(const eu_geom2d *g, size_t grid, size_t steps);
+
 /* One row's run: the problem, its result buffers and, for OpenCL variants, the kernel. */
 typedef struct eu_state {
     const eu_row *row;
@@ -113,8 +143,10 @@ typedef struct eu_state {
     size_t lsize, groups, cu, local_mem, kernel_local;
     size_t built_bs; /* the block size BS the program was built with */
     size_t tile_groups_per_cu; /* default work-groups of the tiled kernels per compute unit */
+    size_t tile2d_points;      /* tiled_2d: most points per work-item (0: the default) */
     eu_geom geom;
-    int tiled;
+    int tiled;       /* the 1-D tiled kinds (diamonds, honeycomb) */
+    eu_geom2d geom2; /* EU_TILE2D */
 } eu_state;
 
 /* OpenCL variants (euler_cl.c): builds the kernel and buffers for s->row->kind with work-group
@@ -124,6 +156,8 @@ clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size
 clb_error eu_cl_configure(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size_t hc_steps);
 /* One run of s->steps steps from the initial state; *secs: first launch START to last END. */
 clb_error eu_cl_once(clb_ctx *c, eu_state *s, double *secs);
+/* Which of g[0], g[1] holds the result of a run. */
+size_t eu_cl_result(const eu_state *s);
 /* Reads the result into s->out. */
 clb_error eu_cl_read(clb_ctx *c, eu_state *s);
 void eu_cl_release(eu_state *s);

@@ -1,5 +1,6 @@
-/* app.euler OpenCL variants: linear, coalesced, vectorized (one launch per step) and the tiled
- * row-wise diamond, column-wise diamond and honeycomb kernels (one launch per row of tiles). */
+/* app.euler OpenCL variants: linear, coalesced, vectorized (one launch per step), the tiled
+ * row-wise diamond, column-wise diamond and honeycomb kernels (one launch per row of tiles) and
+ * BRUSS2D's 2-D overlapped tiles (one launch per s steps). */
 #include "euler.h"
 
 #include <stdlib.h>
@@ -12,6 +13,7 @@ static const char *kernel_name(eu_kind k)
     case EU_COALESCED: return "eu_coalesced";
     case EU_VECTOR: return "eu_vector";
     case EU_DIA_COL: return "eu_tile_col";
+    case EU_TILE2D: return "eu_tile2d";
     default: return "eu_tile_row";
     }
 }
@@ -26,11 +28,11 @@ static size_t block_size(const eu_state *s, size_t lsize)
     return s->row->kind == EU_DIA_COL ? d4 * ((lsize + d4 - 1) / d4) : d4;
 }
 
-/* The defines euler_ode.cl expects, then euler_ode.cl itself. Caller frees. */
-static char *program_prefix(const eu_state *s, size_t bs)
+/* The defines euler_ode.cl expects, then euler_ode.cl itself, then extra. Caller frees. */
+static char *program_prefix(const eu_state *s, size_t bs, const char *extra)
 {
     const char *ode = clb_kernel_source("euler_ode");
-    size_t cap = 1024 + (ode ? strlen(ode) : 0);
+    size_t cap = 1024 + (ode ? strlen(ode) : 0) + strlen(extra);
     char *p = malloc(cap), num[3][40];
     if (!p || !ode) {
         free(p);
@@ -46,10 +48,10 @@ static char *program_prefix(const eu_state *s, size_t bs)
     snprintf(p, cap,
              "%s#define T %s\n#define VT %s\n#define VW %d\n#define EU_STRING %d\n#define NC %zu\n"
              "#define GRID %zu\n#define K2 ((T)%s)\n#define ALPHA ((T)%s)\n#define HH ((T)%s)\n"
-             "#define BS %zu\n%s\n",
+             "#define BS %zu\n%s\n%s",
              f64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", f64 ? "double" : "float",
              f64 ? "double2" : "float4", f64 ? 2 : 4, s->o.prob == EU_STRING, s->o.n, s->o.grid,
-             num[0], num[1], num[2], bs, ode);
+             num[0], num[1], num[2], bs, ode, extra);
     return p;
 }
 
@@ -117,22 +119,81 @@ cleanup:
     return d->err;
 }
 
-clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size_t hc_steps)
+/* tiled_2d: plans the geometry for work-groups of at most lsize (0: 256) items and halo s_want
+ * (0: the rule), builds the kernel with it compiled in, and plans again with the kernel's own
+ * limits while it takes fewer work-items or less local memory than planned (3 builds at most). */
+static clb_error tile2d_build(clb_ctx *c, eu_state *s, size_t lsize, size_t s_want)
 {
     clb_diag *d = &c->diag;
-    cl_context ctx = clb_device_context(c->dev);
-    size_t bytes = s->o.n * s->elem;
+    cl_device_id dev = clb_device_reference(c->dev)->device;
+    eu_geom2d *g = &s->geom2;
+    size_t wg = lsize ? lsize : 256, dmax = 0, budget = s->local_mem;
+    char *prefix = NULL, extra[512];
+    if (s->o.prob != EU_BRUSS)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "tiled_2d tiles the BRUSS2D grid; STRING has no 2-D grid");
+    CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dmax, &dmax, NULL));
+    wg = wg < dmax ? wg : dmax;
+    for (int tries = 1;; tries++) {
+        if (eu_geom2d_plan(g, s->o.grid, s->elem, budget, wg, s->tile2d_points, s->steps, s_want, d) != CLB_OK)
+            goto cleanup;
+        snprintf(extra, sizeof extra,
+                 "#define P2 %s\n#define TX %zu\n#define TY %zu\n#define HALO %zu\n#define PW %zu\n"
+                 "#define PH %zu\n#define LX %zu\n#define LY %zu\n#define RX %zu\n#define RY %zu\n",
+                 s->row->fp64 ? "double2" : "float2", g->tx, g->ty, g->s, g->pw, g->ph, g->lx, g->ly,
+                 g->rx, g->ry);
+        free(prefix);
+        prefix = program_prefix(s, 0, extra);
+        if (!prefix)
+            CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory (or no embedded euler_ode.cl)");
+        if (clb_build(c, "euler_tile2d", prefix, NULL, &s->prog) != CLB_OK)
+            goto cleanup;
+        CLB_CL(d, s->k = clCreateKernel(s->prog, "eu_tile2d", CLB_ERRP));
+        size_t kmax = 0;
+        cl_ulong fixed = 0; /* asked before the local argument is set */
+        CLB_CL(d, clGetKernelWorkGroupInfo(s->k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL));
+        CLB_CL(d, clGetKernelWorkGroupInfo(s->k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL));
+        s->kernel_local = (size_t)fixed;
+        size_t room = s->local_mem > s->kernel_local ? s->local_mem - s->kernel_local : 0;
+        if (kmax >= g->lx * g->ly && room >= g->local_bytes)
+            break;
+        if (tries == 3)
+            CLB_FAIL(d, CLB_ERR_UNSUPPORTED,
+                     "tiled_2d: the kernel takes %zu work-items and %zu B of local memory, the "
+                     "geometry %zu x %zu items and %zu B", kmax, room, g->lx, g->ly, g->local_bytes);
+        wg = kmax < wg ? kmax : wg;
+        budget = room < budget ? room : budget;
+        clb_release_kernel(s->k);
+        clb_release_program(s->prog);
+        s->k = NULL;
+        s->prog = NULL;
+    }
+    s->lsize = g->lx * g->ly;
+    s->groups = g->tiles_x * g->tiles_y;
+cleanup:
+    free(prefix);
+    return d->err;
+}
+
+/* tiled_2d's fixed arguments (the ping-pong buffers and step count are set per launch). */
+static clb_error tile2d_configure(clb_ctx *c, eu_state *s)
+{
+    clb_diag *d = &c->diag;
+    CLB_CL(d, clSetKernelArg(s->k, 2, s->geom2.local_bytes, NULL));
+cleanup:
+    return d->err;
+}
+
+/* The untiled and 1-D tiled kernels: block size, build, the kernel's own local memory. */
+static clb_error build_1d(clb_ctx *c, eu_state *s, size_t lsize)
+{
+    clb_diag *d = &c->diag;
     char *prefix = NULL;
-    s->q = clb_device_queue(c->dev);
-    s->tiled = s->row->kind >= EU_DIA_ROW && s->row->kind <= EU_HONEYCOMB;
-    if (device_limits(c, s) != CLB_OK)
-        goto cleanup;
     /* The block size follows the work-group size (column diamonds): the one the device allows. */
     size_t want = lsize ? lsize : 256, dmax = 0;
     CLB_CL(d, clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                               sizeof dmax, &dmax, NULL));
     s->built_bs = block_size(s, want < dmax ? want : dmax);
-    prefix = program_prefix(s, s->built_bs);
+    prefix = program_prefix(s, s->built_bs, "");
     if (!prefix)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory (or no embedded euler_ode.cl)");
     if (clb_build(c, s->tiled ? "euler_tile" : "euler_linear", prefix, NULL, &s->prog) != CLB_OK)
@@ -144,13 +205,32 @@ clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size
     CLB_CL(d, clGetKernelWorkGroupInfo(s->k, clb_device_reference(c->dev)->device,
                                        CL_KERNEL_LOCAL_MEM_SIZE, sizeof fixed, &fixed, NULL));
     s->kernel_local = (size_t)fixed;
+cleanup:
+    free(prefix);
+    return d->err;
+}
+
+clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size_t hc_steps)
+{
+    clb_diag *d = &c->diag;
+    cl_context ctx = clb_device_context(c->dev);
+    size_t bytes = s->o.n * s->elem;
+    int t2 = s->row->kind == EU_TILE2D;
+    s->q = clb_device_queue(c->dev);
+    s->tiled = s->row->kind >= EU_DIA_ROW && s->row->kind <= EU_HONEYCOMB;
+    if (device_limits(c, s) != CLB_OK)
+        goto cleanup;
+    if ((t2 ? tile2d_build(c, s, lsize, hc_steps) : build_1d(c, s, lsize)) != CLB_OK) /* hc_steps: tiled_2d's halo */
+        goto cleanup;
     for (int i = 0; i < 2; i++)
         CLB_CL(d, s->g[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, CLB_ERRP));
     CLB_CL(d, s->init = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, s->y0,
                                        CLB_ERRP));
-    eu_cl_configure(c, s, lsize, groups, hc_steps);
+    if (t2)
+        tile2d_configure(c, s);
+    else
+        eu_cl_configure(c, s, lsize, groups, hc_steps);
 cleanup:
-    free(prefix);
     return d->err;
 }
 
@@ -158,21 +238,34 @@ cleanup:
 static clb_error enqueue_launch(clb_ctx *c, eu_state *s, size_t l, cl_event *ev)
 {
     clb_diag *d = &c->diag;
-    size_t global = s->groups * s->lsize;
+    size_t global[2] = {s->groups * s->lsize, 1}, local[2] = {s->lsize, 1};
+    cl_uint dims = 1;
     *ev = NULL;
-    if (s->tiled) {
+    if (s->row->kind == EU_TILE2D) { /* launch l: levels l s .. l s + k */
+        const eu_geom2d *g = &s->geom2;
+        size_t rest = s->steps - l * g->s;
+        const cl_int k = (cl_int)(rest < g->s ? rest : g->s);
+        CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->g[0], &s->g[l & 1]));
+        CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->g[0], &s->g[(l + 1) & 1]));
+        CLB_CL(d, clSetKernelArg(s->k, 3, sizeof k, &k));
+        global[0] = g->tiles_x * g->lx;
+        global[1] = g->tiles_y * g->ly;
+        local[0] = g->lx;
+        local[1] = g->ly;
+        dims = 2;
+    } else if (s->tiled) {
         long t0, c0;
         size_t tiles;
         eu_geom_row(&s->geom, l, &t0, &c0, &tiles);
         const cl_int a[3] = {(cl_int)t0, (cl_int)c0, (cl_int)tiles};
         for (cl_uint i = 0; i < 3; i++)
             CLB_CL(d, clSetKernelArg(s->k, 8 + i, sizeof a[i], &a[i]));
-        global = (tiles < s->groups ? tiles : s->groups) * s->lsize;
+        global[0] = (tiles < s->groups ? tiles : s->groups) * s->lsize;
     } else {
         CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->g[0], &s->g[l & 1]));
         CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->g[0], &s->g[(l + 1) & 1]));
     }
-    CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &global, &s->lsize, 0, NULL, ev));
+    CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, dims, NULL, global, local, 0, NULL, ev));
 cleanup:
     return d->err;
 }
@@ -182,7 +275,9 @@ clb_error eu_cl_once(clb_ctx *c, eu_state *s, double *secs)
     clb_diag *d = &c->diag;
     cl_event first = NULL, last = NULL, ev = NULL;
     cl_ulong a[4], b[4];
-    size_t nl = s->tiled ? eu_geom_launches(&s->geom, s->steps) : s->steps;
+    size_t nl = s->row->kind == EU_TILE2D ? eu_geom2d_launches(&s->geom2, s->steps)
+                : s->tiled                  ? eu_geom_launches(&s->geom, s->steps)
+                                            : s->steps;
     clb_diag_clear(d);
     CLB_CL(d, clEnqueueCopyBuffer(s->q, s->init, s->g[0], 0, 0, s->o.n * s->elem, 0, NULL, NULL));
     CLB_CL(d, clFinish(s->q));
@@ -213,10 +308,16 @@ cleanup:
     return d->err;
 }
 
+size_t eu_cl_result(const eu_state *s)
+{
+    /* level t in g[t & 1]; tiled_2d: launch l writes g[(l + 1) & 1] */
+    return s->row->kind == EU_TILE2D ? eu_geom2d_launches(&s->geom2, s->steps) & 1 : s->steps & 1;
+}
+
 clb_error eu_cl_read(clb_ctx *c, eu_state *s)
 {
     clb_diag *d = &c->diag;
-    CLB_CL(d, clEnqueueReadBuffer(s->q, s->g[s->steps & 1], CL_TRUE, 0, s->o.n * s->elem, s->out,
+    CLB_CL(d, clEnqueueReadBuffer(s->q, s->g[eu_cl_result(s)], CL_TRUE, 0, s->o.n * s->elem, s->out,
                                   0, NULL, NULL));
 cleanup:
     return d->err;
@@ -243,6 +344,23 @@ void eu_cl_params(clb_result *res, const eu_state *s)
         clb_param_num(res, "tile_groups_per_cu", (double)s->tile_groups_per_cu);
     clb_param_num(res, "compute_units", (double)s->cu);
     clb_param_num(res, "local_mem_bytes", (double)s->local_mem);
+    if (s->row->kind == EU_TILE2D) {
+        const eu_geom2d *g = &s->geom2;
+        clb_param_num(res, "local_size_x", (double)g->lx);
+        clb_param_num(res, "local_size_y", (double)g->ly);
+        clb_param_num(res, "points_per_item", (double)(g->rx * g->ry));
+        clb_param_num(res, "tile_x", (double)g->tx);
+        clb_param_num(res, "tile_y", (double)g->ty);
+        clb_param_num(res, "tile_steps", (double)g->s); /* the halo */
+        clb_param_num(res, "patch_x", (double)g->pw);
+        clb_param_num(res, "patch_y", (double)g->ph);
+        clb_param_num(res, "tiles", (double)(g->tiles_x * g->tiles_y));
+        clb_param_num(res, "launches", (double)eu_geom2d_launches(g, s->steps));
+        clb_param_num(res, "tile_redundancy", eu_geom2d_redundancy(g, g->s));
+        clb_param_num(res, "tile_local_bytes", (double)g->local_bytes);
+        clb_param_num(res, "kernel_local_bytes", (double)s->kernel_local);
+        return;
+    }
     if (!s->tiled) {
         clb_param_num(res, "global_size", (double)(s->groups * s->lsize));
         return;

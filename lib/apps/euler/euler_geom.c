@@ -222,3 +222,85 @@ int eu_geom_check(const eu_geom *g, size_t steps, char *why, size_t n)
     free(k.done);
     return bad;
 }
+
+/* ---- 2-D overlapped tiling (tiled_2d) ---- */
+
+/* Cells computed over cells kept for a launch of k steps of a pw x ph patch with halo s. */
+static double redundancy2d(size_t pw, size_t ph, size_t s, size_t k)
+{
+    double done = 0, kept = (double)(pw - 2 * s) * (double)(ph - 2 * s) * (double)k;
+    for (size_t j = 1; j <= k; j++) /* step j computes [s - k + j, p - (s - k + j)) */
+        done += (double)(pw - 2 * (s - k + j)) * (double)(ph - 2 * (s - k + j));
+    return kept > 0 ? done / kept : 0;
+}
+
+/* The largest halo whose redundancy stays <= 1.25 (at least 1, below half the patch). */
+static size_t rule_halo(size_t pw, size_t ph)
+{
+    size_t s = 1, smax = ((pw < ph ? pw : ph) - 1) / 2;
+    while (s < smax && redundancy2d(pw, ph, s + 1, s + 1) <= 1.25)
+        s++;
+    return s;
+}
+
+/* Global components moved per point update kept, for full launches of the rule's halo. */
+static double patch_traffic(size_t pw, size_t ph)
+{
+    size_t s = rule_halo(pw, ph);
+    return ((double)(pw * ph) / ((double)(pw - 2 * s) * (double)(ph - 2 * s)) + 1) / (double)s;
+}
+
+clb_error eu_geom2d_plan(eu_geom2d *g, size_t grid, size_t elem, size_t local_mem, size_t wg,
+                         size_t points, size_t steps, size_t s_want, clb_diag *d)
+{
+    memset(g, 0, sizeof *g);
+    size_t lx = wg >= 16 ? 16 : wg ? wg : 1, ly = wg / lx < 16 ? wg / lx : 16;
+    size_t most = points ? points : 128 / (2 * elem), cells = local_mem / (2 * elem);
+    double best = 0;
+    ly = ly ? ly : 1;
+    for (size_t rx = 1; rx <= most; rx++)
+        for (size_t ry = 1; rx * ry <= most; ry++) {
+            size_t pw = rx * lx, ph = ry * ly;
+            if (pw < 3 || ph < 3 || pw * ph > cells)
+                continue;
+            double t = patch_traffic(pw, ph);
+            if (!g->pw || t < best || (t == best && pw > g->pw))
+                g->rx = rx, g->ry = ry, g->pw = pw, g->ph = ph, best = t;
+        }
+    if (!g->pw)
+        return clb_diag_set(d, CLB_ERR_UNSUPPORTED,
+                            "tiled_2d: the smallest patch (one point per work-item of %zu x %zu, at "
+                            "least 3 x 3) does not fit %zu B of local memory",
+                            lx, ly, local_mem);
+    g->lx = lx;
+    g->ly = ly;
+    size_t smax = ((g->pw < g->ph ? g->pw : g->ph) - 1) / 2;
+    g->s = !s_want ? rule_halo(g->pw, g->ph) : s_want < smax ? s_want : smax;
+    g->s = steps && steps < g->s ? steps : g->s;
+    g->tx = g->pw - 2 * g->s;
+    g->ty = g->ph - 2 * g->s;
+    g->tiles_x = ceil_div(grid, g->tx);
+    g->tiles_y = ceil_div(grid, g->ty);
+    g->local_bytes = g->pw * g->ph * 2 * elem;
+    return CLB_OK;
+}
+
+size_t eu_geom2d_launches(const eu_geom2d *g, size_t steps)
+{
+    return ceil_div(steps, g->s);
+}
+
+double eu_geom2d_redundancy(const eu_geom2d *g, size_t k)
+{
+    return redundancy2d(g->pw, g->ph, g->s, k);
+}
+
+double eu_geom2d_traffic(const eu_geom2d *g, size_t grid, size_t steps)
+{
+    double comps = 0, tiles = (double)g->tiles_x * (double)g->tiles_y;
+    for (size_t l = 0; l < eu_geom2d_launches(g, steps); l++) {
+        size_t k = steps - l * g->s < g->s ? steps - l * g->s : g->s, m = g->s - k;
+        comps += 2 * (tiles * (double)(g->pw - 2 * m) * (double)(g->ph - 2 * m) + (double)grid * (double)grid);
+    }
+    return comps;
+}

@@ -52,6 +52,7 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
      * four put the H100's at 1.56x above it (docs/results/euler.md). */
     int gpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_GPU) != 0;
     s->tile_groups_per_cu = env_size("CLBENCH_EULER_TILE_GROUPS_PER_CU", gpu ? 4 : 1);
+    s->tile2d_points = env_size("CLBENCH_EULER_TILE2D_POINTS", 0);
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 
@@ -143,7 +144,7 @@ clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 clb_error eu_check_output(clb_ctx *c, eu_state *s)
 {
     if (on_cl(s->row->kind))
-        return clb_validate(c, s, s->g[s->steps & 1], s->o.n * s->elem);
+        return clb_validate(c, s, s->g[eu_cl_result(s)], s->o.n * s->elem);
     if (c->opts->inject_fault)
         memset(s->out, 0xA5, s->o.n * s->elem);
     return clb_validate(c, s, NULL, 0);
@@ -152,7 +153,8 @@ clb_error eu_check_output(clb_ctx *c, eu_state *s)
 static const char *kind_name(eu_kind k)
 {
     static const char *names[] = {"seq", "pthreads", "linear", "coalesced", "vectorized",
-                                  "diamond_row", "diamond_col", "honeycomb", "sweep", "cuda"};
+                                  "diamond_row", "diamond_col", "honeycomb", "sweep", "cuda",
+                                  "tiled_2d"};
     return names[k];
 }
 
@@ -160,6 +162,9 @@ static const char *kind_name(eu_kind k)
  * counted tile traffic tiled. */
 static double bytes_per_update(const eu_state *s)
 {
+    if (s->row->kind == EU_TILE2D)
+        return eu_geom2d_traffic(&s->geom2, s->o.grid, s->steps) * (double)s->elem /
+               ((double)s->o.n * (double)s->steps);
     if (!s->tiled)
         return 2.0 * (double)s->elem;
     return eu_geom_traffic(&s->geom, s->steps) * (double)s->elem /
@@ -226,7 +231,9 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
     }
     if (!is_host(s.row->kind) &&
         eu_cl_setup(c, &s, env_size("CLBENCH_EULER_LOCAL", 0), env_size("CLBENCH_EULER_GROUPS", 0),
-                    s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s) : 0) != CLB_OK)
+                    s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s)
+                    : s.row->kind == EU_TILE2D  ? env_size("CLBENCH_EULER_TILE2D_STEPS", 0)
+                                                : 0) != CLB_OK)
         goto cleanup;
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;
@@ -249,8 +256,8 @@ cleanup:
      {p, f, EU_COALESCED, EU_MULT, 0}, {p, f, EU_VECTOR, EU_MULT, 0},  {p, f, EU_DIA_ROW, EU_MULT, 0}, \
      {p, f, EU_DIA_ROW, EU_ADD, 0},   {p, f, EU_DIA_ROW, EU_KORR, 0},  {p, f, EU_DIA_COL, EU_KORR, 0}, \
      {p, f, EU_HONEYCOMB, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 1}, \
-     {p, f, EU_SWEEP, EU_KORR, 2}, {p, f, EU_SWEEP, EU_KORR, 3}}
-static const eu_row eu_args[2][2][14] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
+     {p, f, EU_SWEEP, EU_KORR, 2}, {p, f, EU_SWEEP, EU_KORR, 3}, {p, f, EU_TILE2D, EU_MULT, 0}}
+static const eu_row eu_args[2][2][15] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
                                          {EU_ARGS(EU_BRUSS, 0), EU_ARGS(EU_BRUSS, 1)}};
 
 #define EU_ROW(p, pn, PD, f, fn, req, v, vn, VD)                                                \
@@ -275,12 +282,18 @@ static const eu_row eu_args[2][2][14] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
     EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 13,    \
            "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)")
 
+#define EU_TILE2D_ROW(f, fn, req)                                                               \
+    EU_ROW(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", f, fn, (req) | CLB_REQ_COMPILER, 14,   \
+           "tiled_2d", "2-D overlapped tiles, s steps per launch in local memory")
+
 const clb_bench clb_euler_rows[] = {
     EU_ROWS(EU_STRING, "string", "explicit Euler, STRING", 0, "f32", 0),
     EU_STRATEGY_SWEEP(0, "f32", 0),
     EU_ROWS(EU_STRING, "string", "explicit Euler, STRING", 1, "f64", CLB_REQ_FP64),
     EU_STRATEGY_SWEEP(1, "f64", CLB_REQ_FP64),
     EU_ROWS(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", 0, "f32", 0),
+    EU_TILE2D_ROW(0, "f32", 0),
     EU_ROWS(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", 1, "f64", CLB_REQ_FP64),
+    EU_TILE2D_ROW(1, "f64", CLB_REQ_FP64),
 };
 const size_t clb_euler_row_count = sizeof clb_euler_rows / sizeof clb_euler_rows[0];
