@@ -11,7 +11,8 @@
 # resamples) and the distribution-free CI of the median (order statistics), with both sides'
 # array sizes, byte counting, timers, statistics and clbench's winning variants.
 #   usage: bash peers/memory_ab.sh OUTDIR [PAIRS=15] [DEVICE=0:0] [clbench-binary] [OPS]
-#   OPS: a quoted list, default "write copy scale add triad"; NATIVE=0 skips native_stream.
+#   OPS: a quoted list, default "write copy scale add triad"; NATIVE=0 skips native_stream;
+#   SUMMARY_ONLY=1 only summarizes OUTDIR (e.g. the pairs done so far of a run cut short).
 # A pair of all five operations takes about 3-4 minutes on the 2-vCPU PoCL VM (the clbench row
 # is ~90% of it); on a 16-core Xeon about a minute.
 set -u
@@ -24,10 +25,13 @@ tools=$(dirname "$bin")
 p=${dev%%:*}
 d=${dev##*:}
 mkdir -p "$out"
-{ date -u; uname -a; git rev-parse HEAD 2>/dev/null; git status --short 2>/dev/null | head -20; uptime; } >"$out/provenance.txt"
-lscpu >"$out/lscpu.txt" 2>&1
-clinfo -l >"$out/clinfo-l.txt" 2>&1
-: >"$out/log.txt"
+[ "${SUMMARY_ONLY:-0}" = 1 ] && pairs_run=0 || pairs_run=$pairs
+[ "$pairs_run" = 0 ] || { date -u; uname -a; git rev-parse HEAD 2>/dev/null; git status --short 2>/dev/null | head -20; uptime; } >"$out/provenance.txt"
+if [ "$pairs_run" != 0 ]; then
+    lscpu >"$out/lscpu.txt" 2>&1
+    clinfo -l >"$out/clinfo-l.txt" 2>&1
+    : >"$out/log.txt"
+fi
 
 bytes_of() { # the array_bytes and device type of a clbench JSON
     python3 -c 'import json,sys
@@ -52,7 +56,7 @@ run_ss() {
 
 declare -A size
 cpu=0
-for i in $(seq 1 "$pairs"); do
+for i in $(seq 1 "$pairs_run"); do
     for op in "${ops[@]}"; do
         if [ -z "${size[$op]:-}" ]; then # the first pair learns the row's array size
             run_cb "$op" "$i"
@@ -74,7 +78,7 @@ for i in $(seq 1 "$pairs"); do
     fi
     echo "pair $i done $(date -u +%H:%M:%S)"
 done
-uptime >>"$out/provenance.txt"
+[ "$pairs_run" = 0 ] || uptime >>"$out/provenance.txt"
 
 python3 - "$out" "$pairs" "${ops[*]}" <<'PY' | tee "$out/summary.txt"
 import collections, json, os, random, re, statistics, sys
