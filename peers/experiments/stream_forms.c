@@ -1,10 +1,10 @@
-/* Experiment behind "PoCL here, write/scale/add against stream_simple, interleaved" in
+/* Experiment behind "PoCL here, interleaved pairs" (issue 12) in
  * docs/results/memory.md: on a CPU device, stream_simple's float4 kernels (peers/stream_simple.c,
  * the reference), clbench's straightforward kernels as built from lib/bench/memory/memory.cl
  * (simple_write / simple_stream, uint4 / uint16, the driver's local size), and forms without
  * the launch-wrap index (`g = gid + base; g >= total ? g - total : g`). Every kernel runs one
- * launch over the whole 512 MiB array(s), round-robin, so each round meets the same machine
- * state; per round every kernel is divided by stream_simple's kernel of the same operation,
+ * launch over the whole 512 MiB array(s) (STREAM_FORMS_MIB=n: n MiB) per round, in a new
+ * random order each round, so each round meets the same machine state; per round every kernel is divided by stream_simple's kernel of the same operation,
  * and the median of those ratios is printed with a bootstrap 95% CI (2000 resamples of the
  * rounds). GB/s = STREAM's bytes (write 1, copy/scale 2, add/triad 3 arrays) / (END - START).
  * Data: random words with the exponent forced into [0.5, 1) so that the float kernels see
@@ -19,7 +19,7 @@
 #include <string.h>
 
 enum { NK = 40, MAXR = 200 };
-#define BYTES ((size_t)512 << 20)
+static size_t BYTES = (size_t)512 << 20; /* STREAM_FORMS_MIB=n: n MiB per array */
 
 static const char *ss_src =
     "#define S 0.4f\n"
@@ -118,6 +118,9 @@ int main(int argc, char **argv)
     const char *ops = argc > 4 ? argv[4] : "wsa";
     if (!mem_src || rounds < 1 || rounds > MAXR)
         return fprintf(stderr, "usage: stream_forms lib/bench/memory/memory.cl [ROUNDS<=200] [PLATFORM] [OPS]\n"), 2;
+    const char *mib = getenv("STREAM_FORMS_MIB");
+    if (mib && atoi(mib) > 0)
+        BYTES = (size_t)atoi(mib) << 20;
     cl_platform_id ps[8];
     cl_uint np;
     clGetPlatformIDs(8, ps, &np);
@@ -212,8 +215,20 @@ int main(int argc, char **argv)
     }
 
     static double gbs[NK][MAXR], ratio[NK][MAXR];
+    int order[NK];
+    unsigned long long os = 977;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
     for (int r = -1; r < rounds; r++)
-        for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            if (j == 0) /* a new random order every round: no kernel always follows the same one */
+                for (int x = n - 1; x > 0; x--) {
+                    os ^= os << 13, os ^= os >> 7, os ^= os << 17;
+                    int y = (int)(os % (unsigned long long)(x + 1)), t = order[x];
+                    order[x] = order[y];
+                    order[y] = t;
+                }
+            int i = order[j];
             cl_event ev;
             if (clEnqueueNDRangeKernel(q, k[i].k, 1, NULL, &k[i].global, NULL, 0, NULL, &ev))
                 return fprintf(stderr, "enqueue failed: %s\n", k[i].label), 1;
@@ -227,7 +242,8 @@ int main(int argc, char **argv)
         }
     int ref = 0;
     unsigned long long rs = 12345;
-    printf("%d rounds, 512 MiB arrays, one launch per pass, driver's local size\n", rounds);
+    printf("%d rounds (kernels in a random order each round), %zu MiB arrays, one launch per pass, driver's local size\n",
+           rounds, BYTES >> 20);
     for (int i = 0; i < n; i++) {
         if (i == 0 || k[i].op != k[i - 1].op)
             ref = i;
