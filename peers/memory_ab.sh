@@ -12,7 +12,8 @@
 # array sizes, byte counting, timers, statistics and clbench's winning variants.
 #   usage: bash peers/memory_ab.sh OUTDIR [PAIRS=15] [DEVICE=0:0] [clbench-binary] [OPS]
 #   OPS: a quoted list, default "write copy scale add triad"; NATIVE=0 skips native_stream;
-#   SUMMARY_ONLY=1 only summarizes OUTDIR (e.g. the pairs done so far of a run cut short).
+#   SUMMARY_ONLY=1 only summarizes OUTDIR (e.g. the pairs done so far of a run cut short);
+#   MAX_S=n starts no new pair after n seconds (a time-boxed call: PAIRS is then an upper bound).
 # A pair of all five operations takes about 3-4 minutes on the 2-vCPU PoCL VM (the clbench row
 # is ~90% of it); on a 16-core Xeon about a minute.
 set -u
@@ -56,7 +57,13 @@ run_ss() {
 
 declare -A size
 cpu=0
+t_start=$(date +%s)
 for i in $(seq 1 "$pairs_run"); do
+    if [ -n "${MAX_S:-}" ] && [ $(( $(date +%s) - t_start )) -ge "$MAX_S" ]; then
+        echo "MAX_S=$MAX_S reached: $((i - 1)) pairs"
+        pairs=$((i - 1))
+        break
+    fi
     for op in "${ops[@]}"; do
         if [ -z "${size[$op]:-}" ]; then # the first pair learns the row's array size
             run_cb "$op" "$i"

@@ -4,12 +4,13 @@
  * (simple_write / simple_stream, uint4 / uint16, the driver's local size), and forms without
  * the launch-wrap index (`g = gid + base; g >= total ? g - total : g`). Every kernel runs one
  * launch over the whole 512 MiB array(s) (STREAM_FORMS_MIB=n: n MiB) per round, in a new
- * random order each round, so each round meets the same machine state; per round every kernel is divided by stream_simple's kernel of the same operation,
- * and the median of those ratios is printed with a bootstrap 95% CI (2000 resamples of the
+ * random order each round, so each round meets the same machine state; per round every kernel
+ * is divided by stream_simple's kernel of the same operation, and the median of those ratios is printed with a bootstrap 95% CI (2000 resamples of the
  * rounds). GB/s = STREAM's bytes (write 1, copy/scale 2, add/triad 3 arrays) / (END - START).
  * Data: random words with the exponent forced into [0.5, 1) so that the float kernels see
  * normal floats (no denormal assists) and the uint kernels random bits.
- * Build: gcc -O2 -o stream_forms peers/experiments/stream_forms.c -lOpenCL -lm
+ * Build: CMake target stream_forms (build/stream_forms), or
+ *        gcc -O2 -o stream_forms peers/experiments/stream_forms.c -lOpenCL -lm
  * Run:   ./stream_forms [OLD.cl,]lib/bench/memory/memory.cl [ROUNDS=20] [PLATFORM=0] [OPS=wsa]
  * (OPS: letters w c s a t for write, copy, scale, add, triad; minimal error checking) */
 #define CL_TARGET_OPENCL_VERSION 200
