@@ -3,7 +3,10 @@
  *
  * usage: native_stream [MiB per array]   (default: 4x the largest cache in sysfs, >= 512 MiB,
  *        as memory.* uses on CPU devices; peers/memory.sh passes memory.triad's size)
- * Prints "read_gbs", "copy_gbs" and "triad_gbs" lines: the median of 11 timed repetitions
+ * Prints "read_gbs", "write_gbs", "copy_gbs", "scale_gbs", "add_gbs" and "triad_gbs" lines
+ * (write: c = q, a constant double 3.0, which is no byte pattern a compiler could turn into a
+ * memset (glibc's uses non-temporal stores for large sizes), and CPUs do not compress DRAM
+ * traffic; scale b = q c, add c = a + b): the median of 11 timed repetitions
  * (the first discarded), bytes counted as read + written (STREAM's convention). Arrays are
  * doubles filled with non-zero data and first touched by the threads that use them. */
 #define _GNU_SOURCE /* madvise, MADV_HUGEPAGE */
@@ -92,7 +95,7 @@ int main(int argc, char **argv)
         b[i] = 2.0 + (double)(i % 977);
         c[i] = 0.5;
     }
-    double tr[REPS], tc[REPS], tt[REPS], sum = 0, q = 3.0;
+    double tr[REPS], tw[REPS], tc[REPS], ts[REPS], ta[REPS], tt[REPS], sum = 0, q = 3.0;
     for (int r = 0; r < REPS; r++) {
         double s = 0, t0 = now();
         /* simd: the reduction may be reassociated into vector lanes, so the loop is bound
@@ -103,15 +106,30 @@ int main(int argc, char **argv)
         double t1 = now();
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++)
+            c[i] = q;
+        double tw0 = now();
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
             c[i] = a[i];
         double t2 = now();
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            b[i] = q * c[i];
+        double ts0 = now();
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            c[i] = a[i] + b[i];
+        double ta0 = now();
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++)
             a[i] = b[i] + q * c[i];
         double t3 = now();
         tr[r] = t1 - t0;
-        tc[r] = t2 - t1;
-        tt[r] = t3 - t2;
+        tw[r] = tw0 - t1;
+        tc[r] = t2 - tw0;
+        ts[r] = ts0 - t2;
+        ta[r] = ta0 - ts0;
+        tt[r] = t3 - ta0;
         sum += s;
     }
     double bytes = (double)n * sizeof(double);
@@ -121,7 +139,10 @@ int main(int argc, char **argv)
 #endif
     printf("array_mib %llu\nthreads %d\n", mib, threads);
     printf("read_gbs %.3f\n", bytes / median(tr + 1, REPS - 1) * 1e-9);
+    printf("write_gbs %.3f\n", bytes / median(tw + 1, REPS - 1) * 1e-9);
     printf("copy_gbs %.3f\n", 2 * bytes / median(tc + 1, REPS - 1) * 1e-9);
+    printf("scale_gbs %.3f\n", 2 * bytes / median(ts + 1, REPS - 1) * 1e-9);
+    printf("add_gbs %.3f\n", 3 * bytes / median(ta + 1, REPS - 1) * 1e-9);
     printf("triad_gbs %.3f\n", 3 * bytes / median(tt + 1, REPS - 1) * 1e-9);
     printf("checksum %.6e %.6e\n", sum, a[n / 2]); /* keeps every loop's result live */
     free(a);

@@ -9,7 +9,10 @@
  * per operation is printed as "OP_gbs VALUE" (10^9 bytes/s, STREAM's byte counts:
  * copy/scale 2, add/triad 3, read/write 1 array). The results are checked against the
  * scalars recomputed on the host (BabelStream's check); exit 1 when they do not match.
- *   usage: stream_simple [-p PLATFORM] [-d DEVICE] [-b BYTES_PER_ARRAY] [-r REPS]
+ * -o OP (copy, scale, add, triad, read or write) runs only that operation (warm-up + REPS, the
+ * same kernel and timing; peers/memory_ab.sh pairs it with clbench's row): every array is
+ * checked against one application of OP to the initial values (each op is idempotent).
+ *   usage: stream_simple [-p PLATFORM] [-d DEVICE] [-b BYTES_PER_ARRAY] [-r REPS] [-o OP]
  * Default size: 4x the device's global cache, >= 256 MiB on GPUs and >= 512 MiB otherwise,
  * a power of two within max alloc and global memory / 5 (clbench's rule); memory_pairs.sh
  * passes clbench's array_bytes. */
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
 {
     unsigned p = 0, dv = 0;
     size_t bytes = 0;
-    int reps = 20;
+    int reps = 20, only = -1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "-p"))
             p = (unsigned)atoi(argv[i + 1]);
@@ -151,6 +154,15 @@ int main(int argc, char **argv)
             bytes = (size_t)strtoull(argv[i + 1], NULL, 10);
         else if (!strcmp(argv[i], "-r"))
             reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "-o")) {
+            for (int o = 0; o < NOPS; o++)
+                if (!strcmp(argv[i + 1], names[o]))
+                    only = o;
+            if (only < 0) {
+                fprintf(stderr, "stream_simple: unknown operation %s\n", argv[i + 1]);
+                return 2;
+            }
+        }
     }
     reps = reps < 1 ? 1 : reps;
     cl_device_id dev = pick_device(p, dv);
@@ -187,22 +199,36 @@ int main(int argc, char **argv)
         return 2;
     for (int r = -1; r < reps; r++) /* r = -1: the warm-up repetition */
         for (int o = 0; o < NOPS; o++) {
+            if (only >= 0 && o != only)
+                continue;
             cl_event ev;
             CHECK(clEnqueueNDRangeKernel(q, k[o], 1, NULL, &n4, NULL, 0, NULL, &ev));
             double s = event_seconds(ev);
             if (r >= 0)
                 t[o * reps + r] = s;
         }
-    float ga, gb, gc;
-    gold(reps + 1, &ga, &gb, &gc);
+    float ga = 0.1f, gb = 0.2f, gc = 0.0f;
+    if (only < 0)
+        gold(reps + 1, &ga, &gb, &gc);
+    else if (only == COPY)
+        gc = ga;
+    else if (only == SCALE)
+        gb = 0.4f * gc;
+    else if (only == ADD)
+        gc = ga + gb;
+    else if (only == TRIAD)
+        ga = gb + 0.4f * gc;
+    float gd = only < 0 || only == WRITE ? 0.3f : 0.0f;
+    float gr = only < 0 || only == READ ? 4 * ga : 0.0f;
     int bad = check(q, buf[0], nf, ga, "a") + check(q, buf[1], nf, gb, "b") +
-              check(q, buf[2], nf, gc, "c") + check(q, buf[3], nf, 0.3f, "d (write)") +
-              check(q, buf[4], n4, 4 * ga, "read sums");
+              check(q, buf[2], nf, gc, "c") + check(q, buf[3], nf, gd, "d (write)") +
+              check(q, buf[4], n4, gr, "read sums");
     char name[256] = "";
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
     printf("device %s\narray_bytes %zu\nreps %d\n", name, n4 * 16, reps);
     for (int o = 0; o < NOPS; o++)
-        printf("%s_gbs %.3f\n", names[o],
+        if (only < 0 || o == only)
+            printf("%s_gbs %.3f\n", names[o],
                arrays_per_op[o] * (double)n4 * 16 / median(t + o * reps, reps) * 1e-9);
     printf("validation %s\n", bad ? "FAILED" : "ok");
     free(t);

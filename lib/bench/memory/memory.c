@@ -361,7 +361,10 @@ static void g_params(clb_result *res, const gstate *s)
     clb_param_num(res, "local_size", (double)s->local);
     clb_param_num(res, s->tiles ? "work_groups_per_launch" : "work_groups", (double)s->groups);
     clb_param_num(res, "array_bytes", (double)s->words * 4.0);
-    clb_param_num(res, "arrays", s->v->kind == G_STREAM ? 3 : 1);
+    /* arrays the kernel touches (the bytes counted), as the straightforward form reports it;
+     * STREAM allocates three whatever the op (copy and scale leave b untouched) */
+    clb_param_num(res, "arrays", s->v->arrays);
+    clb_param_num(res, "arrays_allocated", s->v->kind == G_STREAM ? 3 : 1);
     clb_param_num(res, "bytes_per_pass", s->bytes_per_pass);
     clb_param_str(res, "layout",
                   s->tiles     ? "tiles: each work-group reads the next 256 KiB tile, each work-item "

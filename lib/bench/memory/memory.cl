@@ -164,9 +164,10 @@ void simple_group_sum(local uint *t, uint x, global uint *out)
     }
 }
 
-/* Item g of a launch works on logical item (base + g) mod total: a launch covers the next
- * global-size items of the pass, continuing where the previous one stopped, so every item is
- * touched once per pass however many launches the runner sizes a pass into. */
+/* Reads: item g of a launch works on logical item (base + g) mod total: a launch covers the
+ * next global-size items of the pass, continuing where the previous one stopped, so every item
+ * is touched once per pass however many launches the runner sizes a pass into. (Write and
+ * STREAM: below.) */
 #define SIMPLE_ITEM(g)                      \
     uint g = get_global_id(0) + base;       \
     g = g >= total ? g - total : g
@@ -229,18 +230,28 @@ kernel void simple_read(global const VT *restrict a, global const uint *restrict
 #endif
 }
 
-/* Writes hash(word index) ^ tag, as mem_write. */
-kernel void simple_write(global VT *restrict a, uint tag, uint base, uint total)
+/* Write and STREAM: a launch never runs past the end of the pass (memory_stream.c, f_enqueue
+ * starts it at vector 0 instead), so item g of a launch is vector base + g with no wrap, and
+ * the index is a size_t as in stream_simple: with the reads' wrap (a compare and a select per
+ * item) and a 32-bit index, PoCL compiled each work-item's 16-byte store with ~20 scalar
+ * instructions around it and the uint4 write reached ~0.6x stream_simple's (docs/results/memory.md,
+ * "PoCL here, interleaved pairs"). */
+
+/* Writes hash(word index) ^ tag, as mem_write: word w = v VW + lane holds (w K) ^ tag, computed
+ * as v (VW K) + lane K (the same words mod 2^32), a scalar multiply that the compiler turns
+ * into one add per work-item, where (v VW + lane) K needs a vector multiply per vector. */
+kernel void simple_write(global VT *restrict a, uint tag, uint base)
 {
-    SIMPLE_ITEM(v);
-    a[v] = (((VT)(v * (uint)VW) + LANES) * 2654435761u) ^ (VT)(tag);
+    size_t i = get_global_id(0) + base;
+    uint v = (uint)i;
+    a[i] = ((VT)(v * ((uint)VW * 2654435761u)) + LANES * 2654435761u) ^ (VT)(tag);
 }
 
 /* STREAM, OP as mem_stream. */
 kernel void simple_stream(global const VT *restrict a, global const VT *restrict b,
-                          global VT *restrict c, uint k, uint base, uint total)
+                          global VT *restrict c, uint k, uint base)
 {
-    SIMPLE_ITEM(v);
+    size_t v = get_global_id(0) + base;
 #if OP == 0
     c[v] = a[v];
 #elif OP == 1

@@ -91,12 +91,25 @@ static const frow *frow_named(const char *name)
 
 static int sparse(const frow *r) { return r->kind == F_READ && r->pattern != 0; }
 
+/* Blocks per launch at the runner's scale. Write and STREAM: the largest power of two <= scale,
+ * so that launches tile the pass (nblocks is a power of two: the arrays are) and the kernel
+ * needs no wrap (memory.cl, simple_write); reads: scale. */
+static uint64_t f_blocks(const fstate *s, uint64_t scale)
+{
+    uint64_t b = 1;
+    if (s->r->kind == F_READ)
+        return scale;
+    while (b * 2 <= scale)
+        b *= 2;
+    return b;
+}
+
 /* Bytes counted per launch: data read and written (STREAM's convention); strided and random
  * reads count a whole fetch unit per line touched and random the 4-byte index too. */
 static double f_work(const void *state, uint64_t scale)
 {
     const fstate *s = state;
-    double items = (double)s->block * (double)scale;
+    double items = (double)s->block * (double)f_blocks(s, scale);
     if (sparse(s->r))
         return items * (s->m.fetch_bytes + (s->r->pattern == 2 ? 4.0 : 0.0));
     return items * s->fetch * 4.0 * s->vw * s->r->arrays;
@@ -224,10 +237,10 @@ static clb_error f_bind(clb_ctx *c, fstate *s, const fvariant *v, cl_program *pr
     s->nblocks = s->total / 1024 < 64 ? (s->total / 1024 ? s->total / 1024 : 1) : 64;
     s->block = s->total / s->nblocks;
     s->next = 0;
-    /* a0: index of the kernel's `base` argument; `total` follows it */
-    cl_uint total = (cl_uint)s->total, a0 = s->r->kind == F_READ ? 5 : s->r->kind == F_WRITE ? 2 : 4;
-    CLB_CL(d, clSetKernelArg(s->k, a0 + 1, sizeof total, &total));
+    /* reads: `total` follows the `base` argument (memory.cl, SIMPLE_ITEM) */
+    cl_uint total = (cl_uint)s->total;
     if (s->r->kind == F_READ) {
+        CLB_CL(d, clSetKernelArg(s->k, 6, sizeof total, &total));
         cl_mem idx = s->idx ? s->idx : s->a;
         CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
         CLB_CL(d, clSetKernelArg(s->k, 1, sizeof idx, &idx));
@@ -251,7 +264,13 @@ static clb_error f_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *
 {
     fstate *s = state;
     cl_uint tag = s->tag + 1, a0 = s->r->kind == F_READ ? 5 : s->r->kind == F_WRITE ? 2 : 4;
-    size_t items = s->block * (size_t)scale;
+    size_t items = s->block * (size_t)f_blocks(s, scale);
+    /* Write and STREAM: a launch that would run past the end of the pass starts at vector 0
+     * instead (the kernels have no wrap). With power-of-two launches that happens only when
+     * the calibration changes the size: in the steady state the launches tile the pass and
+     * every vector comes back only after the whole array. */
+    if (s->r->kind != F_READ && s->next + items > s->total)
+        s->next = 0;
     if (s->r->kind == F_WRITE)
         CLB_CL(d, clSetKernelArg(s->k, 1, sizeof tag, &tag));
     CLB_CL(d, clSetKernelArg(s->k, a0, sizeof s->next, &s->next));
@@ -289,7 +308,8 @@ static void f_params(clb_result *res, const fstate *s)
     }
     clb_param_str(res, "layout", "one vector per work-item, global size = vectors (lines for "
                                  "strided and random reads): one launch = one pass, or a share "
-                                 "of it when a pass would not fit the watchdog");
+                                 "of it when a pass would not fit the watchdog (write and "
+                                 "STREAM: a power-of-two share, the launches tiling the pass)");
 }
 
 /* One straightforward variant measured by the runner (a mem_variant_fn). */
