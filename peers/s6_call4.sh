@@ -4,6 +4,8 @@
 # stream_simple's in one process (12), SGEMM against CLBlast and compute.fp32.fma (14), the
 # write/scale/add rows in interleaved pairs (12); one round of the H200's memory pairs after the
 # kernel change (12).  usage: bash peers/s6_call4.sh OUT BUILD
+# The old kernel is not kept in the tree: first, here, `git show 642d275:lib/bench/memory/memory.cl >
+# peers/experiments/memory_642d275.cl` (untracked, so it travels with the working tree).
 set -u
 out=$1 bd=$2
 mkdir -p "$out/gemm" "$out/xeon" "$out/ab" "$out/pairs"
