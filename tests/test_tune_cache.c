@@ -38,6 +38,13 @@ int main(void)
                 "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0}}}", "k", &b) == 1 && b.family == 3 && b.ln == 0);
     CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 8, \"wptm\": 8, "
                 "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0, \"lanes_n\": 16}}}", "k", &b) == 0);
+    /* frag_addr round-trips on the 8-deep tile that has both forms; the 16-deep tile has none */
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 8, \"wptm\": 8, "
+                "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0, \"lanes_n\": 8, \"frag_addr\": 1}}}", "k", &b) == 1 &&
+          b.tsk == 8 && b.ln == 8 && b.fa == 1);
+    CHECK(parse(wrp, "k", &b) == 1 && b.fa == 0);
+    CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 16, \"wptm\": 8, "
+                "\"wptn\": 8, \"vw\": 4, \"dbuf\": 1, \"rm\": 0, \"w\": 0, \"vn\": 0, \"lanes_n\": 8, \"frag_addr\": 1}}}", "k", &b) == 0);
     /* DGEMM's warp tiles: fragment width (vw 2) and one buffer (dbuf 0) round-trip; the same
      * tiles with two buffers are no candidate (66 KB of doubles) */
     CHECK(parse("{\"version\": 2, \"entries\": {\"k\": {\"family\": 3, \"tsm\": 128, \"tsn\": 128, \"tsk\": 16, \"wptm\": 8, "

@@ -131,6 +131,7 @@ static void blk_params(clb_result *res, const gemm_blk *b)
         clb_param_num(res, "warp_lanes_n", b->ln);
         clb_param_num(res, "fragment_width", b->vw);
         clb_param_num(res, "double_buffered", b->dbuf);
+        clb_param_num(res, "fragments_at_scalar_offsets", b->fa);
         return;
     }
     if (b->family >= 1) {
@@ -186,9 +187,9 @@ cleanup:
 
 /* ---- the ladder ---- */
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0}
-#define WRP(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0, 0}
+#define WRP(m, n, k, tm, tn, ln, fa) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, fa}
 static const gemm_rung rungs[] = {
     {"naive", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 2, 1},
     {"coalesced", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 3, 1},
@@ -204,7 +205,7 @@ static const gemm_rung rungs[] = {
     {"vectorized", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 0), 13, 0},
     {"double_buffered", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 1), 14, 0},
     {"register_vectors", RK_VEC, 1, 0, 0, VEC(8, 8, 2), 15, 0},
-    {"warp_tiles", RK_BLOCK, 1, 0, 0, WRP(128, 128, 8, 8, 8, 8), 16, 0},
+    {"warp_tiles", RK_BLOCK, 1, 0, 0, WRP(128, 128, 8, 8, 8, 8, 1), 16, 0},
     {"tuned", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 1), 17, 0},
 };
 enum { NRUNGS = sizeof rungs / sizeof rungs[0] };

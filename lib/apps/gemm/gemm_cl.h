@@ -15,6 +15,11 @@ typedef struct gemm_blk {
     unsigned rm, w, vn;                           /* families 1, 2: RM rows x VN vectors of W */
     unsigned mb, kc;                              /* family 2: MB row blocks per item, K slices of KC */
     unsigned ln;                                  /* family 3: a warp's lanes along N (0: rows of items) */
+    unsigned fa;                                  /* family 3: fragments read at scalar offsets cast to
+                                                     the vector (1) or by vector index (0): same
+                                                     addresses, but NVIDIA's compiler schedules the
+                                                     8-deep SGEMM tile 1.6x faster with the first and
+                                                     the 16-deep one 1.1x faster with the second */
 } gemm_blk;
 
 typedef struct gemm_rung {

@@ -25,8 +25,8 @@ static void prefix(const gemm_rung *r, const gemm_blk *b, size_t prec, size_t kp
     if (o > 0 && (size_t)o < len && b->family == 3 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
                  "#define WBM %u\n#define WBN %u\n#define WBK %u\n#define WTM %u\n#define WTN %u\n"
-                 "#define WLN %u\n#define WFV %u\n#define WDB %u\n", b->tsm, b->tsn, b->tsk,
-                 b->wptm, b->wptn, b->ln, b->vw, b->dbuf);
+                 "#define WLN %u\n#define WFV %u\n#define WDB %u\n#define WFA %u\n", b->tsm, b->tsn,
+                 b->tsk, b->wptm, b->wptn, b->ln, b->vw, b->dbuf, b->fa);
     else if (o > 0 && (size_t)o < len && b->family == 0 && r->kind == RK_BLOCK)
         snprintf(buf + o, len - (size_t)o,
                  "#define TSM %u\n#define TSN %u\n#define TSK %u\n#define WPTM %u\n"

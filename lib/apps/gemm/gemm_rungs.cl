@@ -373,6 +373,9 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
 #ifndef WDB
 #define WDB 1
 #endif
+#ifndef WFA
+#define WFA 0
+#endif
 typedef CAT(REAL, WFV) realf;
 #define WGM (WTM / WFV)
 #define WGN (WTN / WFV)
@@ -388,7 +391,12 @@ typedef CAT(REAL, WFV) realf;
  * the access into four scalar loads. Fragments likewise, at multiples of WFV. */
 #define WCV(p) (*(__global const REAL4 *)(p))
 #define WF(p) (*(__global realf *)(p))
-#define WLF(p) (*(__local const realf *)(p))
+/* The fragment of item i at scalar offset off (a multiple of WFV) of a local buffer. */
+#if WFA
+#define WFRAG(buf, off, i) (*(__local const realf *)((__local const REAL *)(buf) + (off) + (i) * WFV))
+#else
+#define WFRAG(buf, off, i) (((__local const realf *)(buf))[(off) / WFV + (i)])
+#endif
 
 /* Slice k0 of A and B from global memory into the item's registers. */
 #define WT_FETCH(pa, pb, k0)                                                              \
@@ -454,14 +462,15 @@ void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL
         int cur = WDB ? t & 1 : 0;
         if (t + 1 < slices)
             WT_FETCH(pa, pb, (t + 1) * WBK);
-        __local const REAL *as = (__local const REAL *)(As + cur * (WBK * WAS / 4)),
-                           *bs = (__local const REAL *)(Bs + cur * (WBK * WBN / 4));
+        /* fragments at the same addresses in two spellings (WFA, see gemm_blk.fa): NVIDIA's
+         * compiler schedules them differently, each form wins at one slice depth */
+        __local const REAL4 *as4 = As + cur * (WBK * WAS / 4), *bs4 = Bs + cur * (WBK * WBN / 4);
         _Pragma("unroll") for (int k = 0; k < WBK; k++) {
             realf a[WGM], b[WGN];
             _Pragma("unroll") for (int g = 0; g < WGM; g++)
-                a[g] = WLF(as + k * WAS + g * (WBM / WGM) + ty * WFV);
+                a[g] = WFRAG(as4, k * WAS + g * (WBM / WGM), ty);
             _Pragma("unroll") for (int h = 0; h < WGN; h++)
-                b[h] = WLF(bs + k * WBN + h * (WBN / WGN) + tx * WFV);
+                b[h] = WFRAG(bs4, k * WBN + h * (WBN / WGN), tx);
             _Pragma("unroll") for (int g = 0; g < WGM; g++) {
                 WT_ROW(g, 0, s0);
                 WT_ROW(g, 1, s1);
