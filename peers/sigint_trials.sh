@@ -19,18 +19,18 @@ for i in $(seq 1 "$n"); do
         t0=$SECONDS
         while kill -0 $pid 2>/dev/null &&
               [ "$(grep -cE '^[a-z0-9_]+\.[a-z0-9_.]+ +[a-z_]+ ' "$out/trial$i.out")" -lt "$rows" ]; do sleep 0.5; done
-        sleep "$delay"; delay="$((SECONDS - t0)) s ($rows results printed, then ${delay}"
+        sleep "$delay"; when="$((SECONDS - t0)) s ($rows results printed, then ${delay} s)"
     else
         "$clb" run --quiet --json "$out/trial$i.json" 2>"$out/trial$i.err" & pid=$!
-        sleep "$delay"
+        sleep "$delay"; when="${delay} s"
     fi
     kill -INT $pid; wait $pid; rc=$?
     if [ $rc = 130 ] && python3 "$here/tests/check_schema.py" "$out/trial$i.json" >/dev/null 2>&1; then
         k=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['devices'][0]['results']; print(sum(x['status']!='interrupted' for x in r))" "$out/trial$i.json")
-        echo "trial $i: SIGINT after ${delay}s -> exit $rc, valid JSON, $k finished results kept"
+        echo "trial $i: SIGINT after $when -> exit $rc, valid JSON, $k finished results kept"
         good=$((good + 1))
     else
-        echo "trial $i: SIGINT after ${delay}s -> exit $rc, results file invalid or missing"
+        echo "trial $i: SIGINT after $when -> exit $rc, results file invalid or missing"
     fi
 done
 echo "$good of $n trials kept valid JSON with their finished results"
