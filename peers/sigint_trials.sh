@@ -15,10 +15,11 @@ for i in $(seq 1 "$n"); do
     if [ -n "${AFTER_ROWS:-}" ]; then
         rows=$(python3 -c "import random; print(random.randint(${AFTER_ROWS%-*}, ${AFTER_ROWS#*-}))")
         delay=$(python3 -c "import random; print(round(random.uniform(0, 4), 1))")
+        : >"$out/trial$i.out" # exists before the first count (the child opens it later)
         "$clb" run --json "$out/trial$i.json" >"$out/trial$i.out" 2>"$out/trial$i.err" & pid=$!
         t0=$SECONDS
         while kill -0 $pid 2>/dev/null &&
-              [ "$(grep -cE '^[a-z0-9_]+\.[a-z0-9_.]+ +[a-z_]+ ' "$out/trial$i.out")" -lt "$rows" ]; do sleep 0.5; done
+              [ "$(grep -cE '^[a-z0-9_]+\.[a-z0-9_.]+ +[a-z_]+ ' "$out/trial$i.out" || true)" -lt "$rows" ]; do sleep 0.5; done
         sleep "$delay"; when="$((SECONDS - t0)) s ($rows results printed, then ${delay} s)"
     else
         "$clb" run --quiet --json "$out/trial$i.json" 2>"$out/trial$i.err" & pid=$!
