@@ -18,12 +18,7 @@ rows=${FLEET_ROWS:-compute.fp32.fma compute.fp64.fma memory.read_linear memory.t
 slow=${FLEET_SLOW:-0.8} opts=${FLEET_OPTS:-} copts=${FLEET_CHECK_OPTS:-}
 clb=$bd/clbench
 mkdir -p "$out"
-timed() { # name, command...: wall seconds into OUT/NAME.time
-    local name=$1 t0; shift
-    t0=$(date +%s.%N)
-    "$@" >"$out/$name.txt" 2>&1
-    echo "rc=$? wall_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" | tee "$out/$name.time"
-}
+. "$(dirname "$0")/timed.sh"
 { date -u; nvidia-smi --query-gpu=index,pci.bus_id,uuid,name --format=csv 2>/dev/null; "$clb" list; } \
     >"$out/devices.txt" 2>&1
 sels=$("$clb" info --type "$type" --json - 2>/dev/null | python3 -c '

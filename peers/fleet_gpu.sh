@@ -11,12 +11,7 @@ out=${1:?usage: fleet_gpu.sh OUT BUILD_DIR GPU_SEL CPU_SEL} bd=${2:?} gpu=${3:?}
 rows=${FLEET_ROWS:-compute.fp32.fma compute.fp64.fma memory.read_linear memory.triad}
 clb=$bd/clbench
 mkdir -p "$out"
-timed() { # name, command...: wall seconds into OUT/NAME.time
-    local name=$1 t0; shift
-    t0=$(date +%s.%N)
-    "$@" >"$out/$name.txt" 2>&1
-    echo "rc=$? wall_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" | tee "$out/$name.time"
-}
+. "$(dirname "$0")/timed.sh"
 # The first run of a row builds its kernels (PoCL's and NVIDIA's caches keep them): one discarded
 # run first, so that every timed run below finds the same warm caches.
 [ "${FLEET_WARM:-1}" = 1 ] && timed warmup "$clb" run $rows --all-devices --json "$out/warmup.json"
