@@ -39,4 +39,14 @@ rc=0; "$clb" fleet-check "$tmp/slow.json" --threshold 15% --max-spread 40% >"$tm
 cat "$tmp/s.txt"
 [ "$rc" = 1 ] || fail "slowed rank not flagged (exit $rc)"
 grep -q "FLAG  .* rank 1 .*compute.fp32.fma .*below its peer's" "$tmp/s.txt" || fail "the flag names the wrong rank or no reason"
-echo "PASS: run --mpi gathers both ranks; fleet-check flags the slowed rank and not the healthy pair"
+# Two identical devices (PoCL's pthread device twice, as two GPUs of one host): without
+# CLBENCH_RANK_DEVICE each rank takes the device at its node-local index of the selection.
+POCL_DEVICES="pthread pthread" mpirun -np 2 -x POCL_DEVICES "$clb" run compute.fp32.fma --quick --reps 5 \
+    --quiet --mpi --type cpu --json "$tmp/two.json"
+python3 - "$tmp/two.json" <<'PY' || fail "ranks did not take their own devices by local rank"
+import json, sys
+devs = json.load(open(sys.argv[1]))["devices"]
+got = sorted((d["local_rank"], d["selection"]["device_index"], d["local_rank_from"]) for d in devs)
+assert got == [(0, 0, "OMPI_COMM_WORLD_LOCAL_RANK"), (1, 1, "OMPI_COMM_WORLD_LOCAL_RANK")], got
+PY
+echo "PASS: run --mpi gathers both ranks, each on the device of its local rank; fleet-check flags the slowed rank and not the healthy pair"
