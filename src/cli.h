@@ -79,6 +79,21 @@ int cmd_worker(const cli_opts *o);
 /* Runs the selected benchmarks on one device in workers, printing the table unless quiet; the
  * device entry with its results (caller frees with cJSON_Delete); *failed as for run's exit. */
 cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *failed);
+/* Other devices run at the same time as this one, outside this process (the MPI ranks of one
+ * node). After the device's rows, wait_turn blocks until this device may run alone; the rows
+ * that share the host run again (the alone figure is the result, the concurrent one is kept in
+ * params.concurrent, as `run` does for several devices); then pass_turn lets the next go. The
+ * entry says ran_concurrently. Every party calls wait_turn and pass_turn once each. */
+typedef struct cli_shared_host {
+    size_t devices; /* devices running at the same time, this one included */
+    int cpu_busy;   /* one of them is a CPU device: launches share the host CPU too */
+    void (*wait_turn)(void *arg);
+    void (*pass_turn)(void *arg);
+    void *arg;
+} cli_shared_host;
+/* cli_run_one_device with host (NULL: the device runs alone, as cli_run_one_device). */
+cJSON *cli_run_one_device_shared(const cli_opts *o, const clb_device_ref *ref, const cli_shared_host *host,
+                                 int *failed);
 /* src/cmd_mpi.c: run --mpi (MPI builds; otherwise it explains and exits 2). */
 int cmd_run_mpi(const cli_opts *o);
 /* The document entry of one device ({platform, device, derived, results: []}) made by a worker,

@@ -55,6 +55,29 @@ static int local_rank(const char **source)
     return r;
 }
 
+/* The ranks of one node take turns for the rows that share the host (transfers; launches when
+ * a CPU device is among them). The first barrier waits for every rank's concurrent rows; then
+ * rank k of the node waits k more, re-runs its shared rows alone and joins the barriers left,
+ * so every rank of the node passes node_size + 1 barriers. */
+typedef struct node_turns {
+    MPI_Comm node;
+    int rank, size;
+} node_turns;
+
+static void wait_turn(void *arg)
+{
+    node_turns *t = arg;
+    for (int i = 0; i <= t->rank; i++)
+        MPI_Barrier(t->node);
+}
+
+static void pass_turn(void *arg)
+{
+    node_turns *t = arg;
+    for (int i = t->rank; i < t->size; i++)
+        MPI_Barrier(t->node);
+}
+
 /* This rank's device entry with its results, or NULL (the reason is printed). */
 static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
 {
@@ -67,10 +90,20 @@ static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
     int local = local_rank(&source);
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
+    const clb_device_ref *ref = NULL;
     cJSON *entry = NULL;
-    if (cli_discover(&mine, &inv, idx, &n) == CLI_EXIT_OK && n > 0) {
-        const clb_device_ref *ref = clb_inventory_at(inv, idx[(size_t)local % n]);
-        entry = cli_run_one_device(&mine, ref, failed);
+    if (cli_discover(&mine, &inv, idx, &n) == CLI_EXIT_OK && n > 0)
+        ref = clb_inventory_at(inv, idx[(size_t)local % n]);
+    /* collective over the node: every rank takes part, with or without a device */
+    node_turns t;
+    int cpu = ref && (ref->type & CL_DEVICE_TYPE_CPU), any_cpu = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &t.node);
+    MPI_Comm_rank(t.node, &t.rank);
+    MPI_Comm_size(t.node, &t.size);
+    MPI_Allreduce(&cpu, &any_cpu, 1, MPI_INT, MPI_MAX, t.node);
+    cli_shared_host host = {(size_t)t.size, any_cpu, wait_turn, pass_turn, &t};
+    if (ref) {
+        entry = cli_run_one_device_shared(&mine, ref, t.size > 1 ? &host : NULL, failed);
         char node[MPI_MAX_PROCESSOR_NAME];
         int len = 0;
         MPI_Get_processor_name(node, &len);
@@ -82,7 +115,10 @@ static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
         note_affinity(entry, ref, rank);
     } else {
         *failed = 1;
+        wait_turn(&t); /* the node's other ranks still count this rank's barriers */
+        pass_turn(&t);
     }
+    MPI_Comm_free(&t.node);
     clb_inventory_destroy(inv);
     return entry;
 }

@@ -329,42 +329,39 @@ static void *run_device(void *arg)
     return NULL;
 }
 
-/* After a concurrent run: the shared rows again, on each device alone; the alone figure becomes
+/* After a concurrent run: the shared rows of one device again, alone; the alone figure becomes
  * the result and the concurrent one is kept in params.concurrent, so both are reported. */
-static void rerun_shared_alone(device_run *runs, size_t ndev, int cpu_busy)
+static void rerun_alone(device_run *dr, int cpu_busy, size_t ndev)
 {
-    for (size_t d = 0; d < ndev && !stop_signal; d++) {
-        device_run *dr = &runs[d];
-        const clb_bench *rows[1024];
-        size_t n = select_rows(dr->o, 1, cpu_busy, rows, 1024);
-        if (n == 0)
-            continue;
-        cJSON *concurrent = dr->results;
-        dr->results = cJSON_CreateArray();
-        if (dr->human)
-            fprintf(dr->out, "-- %s, alone: the rows that share the host with the other devices\n",
-                    dr->ref->device_name);
-        run_rows(dr, rows, n);
-        cJSON *alone = dr->results, *r;
-        dr->results = concurrent;
-        cJSON_ArrayForEach(r, alone)
-        {
-            const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
-            for (int i = 0; name && i < cJSON_GetArraySize(concurrent); i++) {
-                cJSON *c = cJSON_GetArrayItem(concurrent, i);
-                if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")), name) != 0)
-                    continue;
-                cJSON *conc = cJSON_CreateObject();
-                cJSON_AddItemToObject(conc, "status", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "status"), 1));
-                cJSON_AddItemToObject(conc, "value", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "value"), 1));
-                cJSON_AddItemToObject(conc, "with_devices", cJSON_CreateNumber((double)ndev));
-                cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(r, "params"), "concurrent", conc);
-                cJSON_ReplaceItemInArray(concurrent, i, cJSON_Duplicate(r, 1));
-                break;
-            }
+    const clb_bench *rows[1024];
+    size_t n = select_rows(dr->o, 1, cpu_busy, rows, 1024);
+    if (n == 0 || stop_signal)
+        return;
+    cJSON *concurrent = dr->results;
+    dr->results = cJSON_CreateArray();
+    if (dr->human)
+        fprintf(dr->out, "-- %s, alone: the rows that share the host with the other devices\n",
+                dr->ref->device_name);
+    run_rows(dr, rows, n);
+    cJSON *alone = dr->results, *r;
+    dr->results = concurrent;
+    cJSON_ArrayForEach(r, alone)
+    {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
+        for (int i = 0; name && i < cJSON_GetArraySize(concurrent); i++) {
+            cJSON *c = cJSON_GetArrayItem(concurrent, i);
+            if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")), name) != 0)
+                continue;
+            cJSON *conc = cJSON_CreateObject();
+            cJSON_AddItemToObject(conc, "status", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "status"), 1));
+            cJSON_AddItemToObject(conc, "value", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "value"), 1));
+            cJSON_AddItemToObject(conc, "with_devices", cJSON_CreateNumber((double)ndev));
+            cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(r, "params"), "concurrent", conc);
+            cJSON_ReplaceItemInArray(concurrent, i, cJSON_Duplicate(r, 1));
+            break;
         }
-        cJSON_Delete(alone);
     }
+    cJSON_Delete(alone);
 }
 
 cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d)
@@ -393,14 +390,27 @@ cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_d
 
 cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *failed)
 {
+    return cli_run_one_device_shared(o, ref, NULL, failed);
+}
+
+cJSON *cli_run_one_device_shared(const cli_opts *o, const clb_device_ref *ref, const cli_shared_host *host,
+                                 int *failed)
+{
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     device_run dr = {o, ref, 1, NULL, cJSON_CreateArray(), stdout, human, 0, 0, 0};
     catch_stop_signals();
     run_device(&dr);
+    if (host) {
+        host->wait_turn(host->arg);
+        rerun_alone(&dr, host->cpu_busy, host->devices);
+        host->pass_turn(host->arg);
+    }
     clb_apps_annotate(dr.results);
     cJSON *entry = dr.entry ? dr.entry : fallback_entry(ref);
     cJSON_DeleteItemFromObjectCaseSensitive(entry, "results");
     cJSON_AddItemToObject(entry, "results", dr.results);
+    if (host && host->devices > 1)
+        cJSON_AddBoolToObject(entry, "ran_concurrently", 1);
     /* needs the device's complete rows and its derived limits; a point above its roof fails --strict */
     dr.failed |= clb_roofline_annotate(entry) > 0;
     *failed = dr.failed;
@@ -437,7 +447,8 @@ static void run_devices(device_run *runs, size_t n)
     for (size_t i = 0; i < n; i++)
         if (started[i])
             pthread_join(tid[i], NULL);
-    rerun_shared_alone(runs, n, cpu_busy);
+    for (size_t i = 0; i < n; i++)
+        rerun_alone(&runs[i], cpu_busy, n);
 }
 
 int cmd_run(const cli_opts *o)

@@ -40,13 +40,21 @@ cat "$tmp/s.txt"
 [ "$rc" = 1 ] || fail "slowed rank not flagged (exit $rc)"
 grep -q "FLAG  .* rank 1 .*compute.fp32.fma .*below its peer's" "$tmp/s.txt" || fail "the flag names the wrong rank or no reason"
 # Two identical devices (PoCL's pthread device twice, as two GPUs of one host): without
-# CLBENCH_RANK_DEVICE each rank takes the device at its node-local index of the selection.
-POCL_DEVICES="pthread pthread" mpirun -np 2 -x POCL_DEVICES "$clb" run compute.fp32.fma --quick --reps 5 \
-    --quiet --mpi --type cpu --json "$tmp/two.json"
-python3 - "$tmp/two.json" <<'PY' || fail "ranks did not take their own devices by local rank"
+# CLBENCH_RANK_DEVICE each rank takes the device at its node-local index of the selection, and
+# the ranks of the node take turns to run the rows that share the host (transfers) alone.
+POCL_DEVICES="pthread pthread" timeout 300 mpirun -np 2 -x POCL_DEVICES "$clb" run compute.fp32.fma \
+    transfer.h2d_pinned --quick --reps 5 --quiet --mpi --type cpu --json "$tmp/two.json" ||
+    fail "two-device MPI run (exit $?)"
+python3 - "$tmp/two.json" <<'PY' || fail "ranks did not take their own devices, or no turns for the shared rows"
 import json, sys
 devs = json.load(open(sys.argv[1]))["devices"]
 got = sorted((d["local_rank"], d["selection"]["device_index"], d["local_rank_from"]) for d in devs)
 assert got == [(0, 0, "OMPI_COMM_WORLD_LOCAL_RANK"), (1, 1, "OMPI_COMM_WORLD_LOCAL_RANK")], got
+for d in devs:
+    assert d.get("ran_concurrently") is True, d.keys()
+    rows = {r["name"]: r for r in d["results"]}
+    conc = rows["transfer.h2d_pinned"]["params"].get("concurrent")
+    assert conc and conc["with_devices"] == 2 and conc["status"], conc
+    assert "concurrent" not in rows["compute.fp32.fma"]["params"]
 PY
-echo "PASS: run --mpi gathers both ranks, each on the device of its local rank; fleet-check flags the slowed rank and not the healthy pair"
+echo "PASS: run --mpi gathers both ranks, each on the device of its local rank, shared rows in turns; fleet-check flags the slowed rank and not the healthy pair"
