@@ -6,7 +6,8 @@
 # Steps: each device alone, both in one run (--type TYPE), a two-rank MPI run where each rank
 # takes the device of its local rank, fleet-check on it, and the same MPI run with rank 1 slowed
 # (CLBENCH_SLOWDOWN) and fleet-check again. summary.txt: wall times, each row's ratio to its
-# single-device run (devices told apart by UUID, else by selector), fleet-check's verdicts.
+# single-device run (devices told apart by UUID, else by selector; a row the run re-ran alone
+# also shows its concurrent figure), fleet-check's verdicts.
 # FLEET_ROWS overrides the rows, FLEET_OPTS adds run options and
 # FLEET_CHECK_OPTS fleet-check options (a rehearsal: --quick; --threshold 15% --max-spread 40%); FLEET_SLOW (default 0.8) is rank 1's slow-down factor.
 set -u
@@ -85,7 +86,7 @@ for run in ("together", "mpi"):
             conc = r.get("params", {}).get("concurrent")
             extra = ""
             if isinstance(conc, dict) and isinstance(conc.get("value"), (int, float)):
-                extra = f" | together {conc['value']:.5g} = {conc['value'] / s['value']:.3f} (re-run alone)"
+                extra = f" | concurrent figure {conc['value']:.5g} = {conc['value'] / s['value']:.3f}"
             print(f"{run} | {label(dev)} | {r['name']} | {r['value']:.5g} / {s['value']:.5g} = "
                   f"{r['value'] / s['value']:.3f}{extra}")
 PY
