@@ -252,6 +252,8 @@ typedef struct clb_run_opts {
     int quick;            /* smallest meaningful sizes, for tests and smoke runs */
     int inject_fault;     /* testing: corrupt the kernel output before validation */
     int retune;           /* app.*gemm.tuned: search again, ignoring the cached winner */
+    int largest_only;     /* size sweeps (transfer.*) measure 4 B and their largest size only: the
+                             headline, for a pass whose full curve is measured again alone */
 } clb_run_opts;
 void clb_run_opts_default(clb_run_opts *o);
 

@@ -13,7 +13,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
-       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS };
+       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -36,6 +36,7 @@ static const struct option long_opts[] = {
     {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"retune", no_argument, NULL, OPT_RETUNE},
+    {"largest-only", no_argument, NULL, OPT_LARGEST_ONLY}, /* workers of a concurrent pass */
     {"full", no_argument, NULL, OPT_FULL},
     {"platforms", required_argument, NULL, OPT_PLATFORMS},
     {"variant", required_argument, NULL, OPT_VARIANT},
@@ -141,6 +142,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_QUICK: o->run.quick = 1; break;
     case OPT_RETUNE: o->run.retune = 1; break;
+    case OPT_LARGEST_ONLY: o->run.largest_only = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT: o->run.inject_fault = 1; break;
     case OPT_STRICT: o->strict = 1; break;

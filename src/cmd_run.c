@@ -91,6 +91,8 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
         push(w, &k, "--inject-fault");
     if (o->run.retune)
         push(w, &k, "--retune");
+    if (o->run.largest_only)
+        push(w, &k, "--largest-only");
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");
@@ -329,10 +331,22 @@ static void *run_device(void *arg)
     return NULL;
 }
 
-/* After a concurrent run: the shared rows of one device again, alone; the alone figure becomes
- * the result and the concurrent one is kept in params.concurrent, so both are reported. */
-static void rerun_alone(device_run *dr, int cpu_busy, size_t ndev)
+/* The options of a concurrent pass: sweeps measure their headline size only, since the shared
+ * rows are measured again alone with their whole curve (this keeps the extra time per device
+ * to the alone pass). */
+static cli_opts concurrent_opts(const cli_opts *o)
 {
+    cli_opts c = *o;
+    c.run.largest_only = 1;
+    return c;
+}
+
+/* After a concurrent run: the shared rows of one device again, alone, with the options `alone`;
+ * the alone figure becomes the result and the concurrent one is kept in params.concurrent, so
+ * both are reported. */
+static void rerun_alone(device_run *dr, const cli_opts *alone, int cpu_busy, size_t ndev)
+{
+    dr->o = alone;
     const clb_bench *rows[1024];
     size_t n = select_rows(dr->o, 1, cpu_busy, rows, 1024);
     if (n == 0 || stop_signal)
@@ -343,9 +357,9 @@ static void rerun_alone(device_run *dr, int cpu_busy, size_t ndev)
         fprintf(dr->out, "-- %s, alone: the rows that share the host with the other devices\n",
                 dr->ref->device_name);
     run_rows(dr, rows, n);
-    cJSON *alone = dr->results, *r;
+    cJSON *alone_results = dr->results, *r;
     dr->results = concurrent;
-    cJSON_ArrayForEach(r, alone)
+    cJSON_ArrayForEach(r, alone_results)
     {
         const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
         for (int i = 0; name && i < cJSON_GetArraySize(concurrent); i++) {
@@ -356,12 +370,15 @@ static void rerun_alone(device_run *dr, int cpu_busy, size_t ndev)
             cJSON_AddItemToObject(conc, "status", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "status"), 1));
             cJSON_AddItemToObject(conc, "value", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c, "value"), 1));
             cJSON_AddItemToObject(conc, "with_devices", cJSON_CreateNumber((double)ndev));
+            cJSON *sweep = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "params"), "sweep");
+            if (sweep) /* the concurrent pass measured the headline size only */
+                cJSON_AddItemToObject(conc, "sweep", cJSON_Duplicate(sweep, 1));
             cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(r, "params"), "concurrent", conc);
             cJSON_ReplaceItemInArray(concurrent, i, cJSON_Duplicate(r, 1));
             break;
         }
     }
-    cJSON_Delete(alone);
+    cJSON_Delete(alone_results);
 }
 
 cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d)
@@ -397,12 +414,13 @@ cJSON *cli_run_one_device_shared(const cli_opts *o, const clb_device_ref *ref, c
                                  int *failed)
 {
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
-    device_run dr = {o, ref, 1, NULL, cJSON_CreateArray(), stdout, human, 0, 0, 0};
+    cli_opts conc = concurrent_opts(o);
+    device_run dr = {host ? &conc : o, ref, 1, NULL, cJSON_CreateArray(), stdout, human, 0, 0, 0};
     catch_stop_signals();
     run_device(&dr);
     if (host) {
         host->wait_turn(host->arg);
-        rerun_alone(&dr, host->cpu_busy, host->devices);
+        rerun_alone(&dr, o, host->cpu_busy, host->devices);
         host->pass_turn(host->arg);
     }
     clb_apps_annotate(dr.results);
@@ -438,6 +456,10 @@ static void run_devices(device_run *runs, size_t n)
     }
     pthread_t tid[CLI_MAX_DEVICES];
     int started[CLI_MAX_DEVICES] = {0}, cpu_busy = 0;
+    const cli_opts *alone = runs[0].o;
+    cli_opts conc = concurrent_opts(alone);
+    for (size_t i = 0; i < n; i++)
+        runs[i].o = &conc;
     for (size_t i = 0; i < n; i++) {
         started[i] = pthread_create(&tid[i], NULL, run_device, &runs[i]) == 0;
         if (!started[i])
@@ -448,7 +470,7 @@ static void run_devices(device_run *runs, size_t n)
         if (started[i])
             pthread_join(tid[i], NULL);
     for (size_t i = 0; i < n; i++)
-        rerun_alone(&runs[i], cpu_busy, n);
+        rerun_alone(&runs[i], alone, cpu_busy, n);
 }
 
 int cmd_run(const cli_opts *o)

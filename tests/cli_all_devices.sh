@@ -26,5 +26,18 @@ for d in devs:
         assert c and c["with_devices"] == len(devs), (name, c)
     assert "concurrent" not in res["compute.fp32.fma"]["params"]
     assert all(r["status"] == "ok" for r in d["results"]), [(r["name"], r["status"], r["reason"]) for r in d["results"]]
-print("PASS: %d devices concurrently, shared rows re-run alone" % len(devs))
+PY
+# Without --quick the concurrent pass measures a sweep's headline size only (--largest-only in
+# its workers); the alone re-run, which is the result, measures the whole curve.
+CLBENCH_TRANSFER_MAX_BYTES=65536 "$clb" run 'transfer.h2d_pinned' --reps 3 --all-devices --quiet \
+    --json "$tmp/sweep.json"
+python3 - "$tmp/sweep.json" <<'PY'
+import json, sys
+devs = json.load(open(sys.argv[1]))["devices"]
+for d in devs:
+    r = d["results"][0]
+    assert r["status"] == "ok" and r["params"]["sizes"] == 15 and "sweep" not in r["params"], r["params"].get("sizes")
+    c = r["params"]["concurrent"]
+    assert c["status"] == "ok" and "largest size only" in c.get("sweep", ""), c
+print("PASS: %d devices concurrently, shared rows re-run alone with their whole sweep" % len(devs))
 PY

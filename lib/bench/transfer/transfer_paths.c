@@ -77,10 +77,16 @@ cleanup:
     return d->err;
 }
 
-static void make_sizes(xfer *x, int quick)
+static void make_sizes(xfer *x, int quick, int largest_only)
 {
     static const size_t quick_sizes[] = {4, 4096, MiB, 16 * MiB};
     x->nsizes = 0;
+    if (largest_only && !quick) { /* the headline and the 4-byte reference, nothing between */
+        x->sizes[x->nsizes++] = 4;
+        if (x->max > 4)
+            x->sizes[x->nsizes++] = x->max;
+        return;
+    }
     if (quick) {
         for (size_t i = 0; i < 4; i++)
             if (quick_sizes[i] <= x->max)
@@ -198,7 +204,7 @@ clb_error xfer_setup(clb_ctx *c, const transfer_variant *v, xfer *x)
     x->q = clb_device_queue(c->dev);
     if (choose_max(c, x) != CLB_OK)
         return d->err;
-    make_sizes(x, c->opts->quick);
+    make_sizes(x, c->opts->quick, c->opts->largest_only);
     x->scratch = malloc(x->max < XF_CHUNK ? x->max : XF_CHUNK);
     if (!x->scratch)
         return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
