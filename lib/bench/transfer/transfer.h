@@ -43,6 +43,7 @@ typedef struct xfer {
     size_t max;             /* largest size */
     char max_reason[160];   /* what bounded it */
     size_t nsizes, cur;     /* cur: size index being measured and verified */
+    int headline_only;      /* the sweep is 4 B and max only (--largest-only, not --quick) */
     size_t sizes[XF_MAX_SIZES];
     uint64_t sums[XF_MAX_SIZES]; /* checksum of the first sizes[i] bytes of the random data */
 } xfer;

@@ -81,7 +81,8 @@ static void make_sizes(xfer *x, int quick, int largest_only)
 {
     static const size_t quick_sizes[] = {4, 4096, MiB, 16 * MiB};
     x->nsizes = 0;
-    if (largest_only && !quick) { /* the headline and the 4-byte reference, nothing between */
+    x->headline_only = largest_only && !quick;
+    if (x->headline_only) { /* the headline and the 4-byte reference, nothing between */
         x->sizes[x->nsizes++] = 4;
         if (x->max > 4)
             x->sizes[x->nsizes++] = x->max;

@@ -152,7 +152,7 @@ int xfer_report(clb_ctx *c, const xfer *x, const xfer_sweep *sw, clb_result *res
     clb_param_num(res, "host_offset_bytes", x->v->host == XF_UNALIGNED ? 1 : 0);
     clb_param_num(res, "bytes", sw->bytes[last]);
     clb_param_num(res, "sizes", (double)sw->n);
-    if (c->opts->largest_only && !c->opts->quick)
+    if (x->headline_only)
         clb_param_str(res, "sweep", "4 B and the largest size only (--largest-only: a concurrent pass)");
     clb_param_num(res, "reps_per_size", sw->nlast);
     clb_param_str(res, "max_bytes_limit", x->max_reason);
