@@ -242,6 +242,16 @@ clb_error clb_result_from_json(const cJSON *j, clb_result *res);
 
 /* ------------------------------------------------------------------ benchmarks */
 
+/* Faults the tests plant in a kernel's output before its validation (clb_run_opts.inject_fault):
+ * each must make the benchmark report invalid_result. */
+typedef enum clb_fault {
+    CLB_FAULT_NONE = 0,
+    CLB_FAULT_WRONG = 1,   /* the whole output overwritten with 0xA5 bytes */
+    CLB_FAULT_PARTIAL = 2, /* one 4-byte word at a random place overwritten with 0xA5 bytes */
+    CLB_FAULT_SKIP = 3     /* 1/16 of the output (at least one word), at a random place, left as
+                              the poison: what a kernel that skipped part of its work leaves */
+} clb_fault;
+
 /* Measurement options (clb_run_opts_default gives the documented defaults). */
 typedef struct clb_run_opts {
     double target_s;      /* calibrated duration of one launch (0.05) */
@@ -250,7 +260,7 @@ typedef struct clb_run_opts {
     unsigned reps;        /* timed repetitions (10) */
     double time_budget_s; /* > 0: repeat until this much time is spent (at least 3 reps) */
     int quick;            /* smallest meaningful sizes, for tests and smoke runs */
-    int inject_fault;     /* testing: corrupt the kernel output before validation */
+    int inject_fault;     /* testing: a clb_fault planted in the kernel output before validation */
     int retune;           /* app.*gemm.tuned: search again, ignoring the cached winner */
     int largest_only;     /* size sweeps (transfer.*) measure 4 B and their largest size only: the
                              headline, for a pass whose full curve is measured again alone */

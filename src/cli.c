@@ -24,7 +24,7 @@ static const struct option long_opts[] = {
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"target-ms", required_argument, NULL, OPT_TARGET},
     {"watchdog-ms", required_argument, NULL, OPT_WATCHDOG},
-    {"inject-fault", no_argument, NULL, OPT_INJECT},
+    {"inject-fault", optional_argument, NULL, OPT_INJECT},
     {"version", no_argument, NULL, OPT_VERSION}, {"help", no_argument, NULL, 'h'},
     {"html", required_argument, NULL, OPT_HTML}, {"csv", required_argument, NULL, OPT_CSV},
     {"markdown", required_argument, NULL, OPT_MARKDOWN},
@@ -130,6 +130,21 @@ static int parse_threshold(const char *arg, cli_opts *o)
     return CLI_EXIT_OK;
 }
 
+static const char *const fault_kinds[] = {"", "wrong", "partial", "skip"};
+
+int cli_fault_kind(const char *name)
+{
+    for (int k = CLB_FAULT_WRONG; k <= CLB_FAULT_SKIP; k++)
+        if (strcmp(name, fault_kinds[k]) == 0)
+            return k;
+    return -1;
+}
+
+const char *cli_fault_name(int kind)
+{
+    return kind >= CLB_FAULT_WRONG && kind <= CLB_FAULT_SKIP ? fault_kinds[kind] : "";
+}
+
 /* Applies one parsed option; returns CLI_EXIT_OK or an exit code. */
 static int apply(int c, const char *arg, cli_opts *o)
 {
@@ -144,7 +159,10 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_RETUNE: o->run.retune = 1; break;
     case OPT_LARGEST_ONLY: o->run.largest_only = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
-    case OPT_INJECT: o->run.inject_fault = 1; break;
+    case OPT_INJECT:
+        if ((o->run.inject_fault = cli_fault_kind(arg ? arg : "wrong")) < 0)
+            return bad_value("--inject-fault", arg, "wrong, partial or skip");
+        break;
     case OPT_STRICT: o->strict = 1; break;
     case OPT_PROVENANCE_PATHS: o->provenance_paths = 1; break;
     case OPT_REPS:

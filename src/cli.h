@@ -100,6 +100,11 @@ int cmd_run_mpi(const cli_opts *o);
  * so the caller opens no OpenCL context. Caller frees with cJSON_Delete; NULL with d filled. */
 cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d);
 
+/* The clb_fault named wrong, partial or skip (--inject-fault=KIND, CLBENCH_FAULT=NAME:KIND); -1
+ * for another name. cli_fault_name is the inverse ("" for none). */
+int cli_fault_kind(const char *name);
+const char *cli_fault_name(int kind);
+
 /* src/fault.c: arms an injected OpenCL failure ("alloc", "build", "stall") for the benchmark
  * about to run in this worker; NULL disarms. Test hook only (CLBENCH_FAULT). */
 void cli_fault_arm(const char *kind);

@@ -87,8 +87,10 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
     }
     if (o->run.quick)
         push(w, &k, "--quick");
-    if (o->run.inject_fault)
-        push(w, &k, "--inject-fault");
+    if (o->run.inject_fault) {
+        snprintf(w->num[5], sizeof w->num[5], "--inject-fault=%s", cli_fault_name(o->run.inject_fault));
+        push(w, &k, w->num[5]);
+    }
     if (o->run.retune)
         push(w, &k, "--retune");
     if (o->run.largest_only)

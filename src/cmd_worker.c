@@ -4,7 +4,8 @@
  * parent keeps every result finished before a crash. Not for people: no table, no files.
  * CLBENCH_FAULT=NAME:KIND (tests) makes the worker fail before benchmark NAME: KIND is segv,
  * abort, hang, exit, lost (with CLBENCH_FAULT_STATE=FILE: the device is reported lost once),
- * alloc, alloc_above=BYTES, build, stall (src/fault.c) or wrong (a corrupted kernel output). */
+ * alloc, alloc_above=BYTES, build, stall (src/fault.c), or wrong, partial, skip (a fault planted in the kernel's output
+ * before validation: --inject-fault). */
 #include "cli.h"
 
 #include <signal.h>
@@ -59,7 +60,7 @@ static int inject_process_fault(const char *name, const char *group)
     else if (strcmp(kind, "lost") == 0)
         return device_lost_once(name, group);
     else
-        cli_fault_arm(kind); /* alloc, build, stall: src/fault.c; wrong: --inject-fault */
+        cli_fault_arm(kind); /* alloc, build, stall: src/fault.c; wrong, partial, skip: below */
     return 0;
 }
 
@@ -132,8 +133,8 @@ int cmd_worker(const cli_opts *o)
         clb_run_opts ro = o->run;
         const char *f = getenv("CLBENCH_FAULT");
         size_t len = strlen(b->name);
-        if (f && strncmp(f, b->name, len) == 0 && strcmp(f + len, ":wrong") == 0)
-            ro.inject_fault = 1; /* the kernel's output is corrupted before validation */
+        if (f && strncmp(f, b->name, len) == 0 && f[len] == ':' && cli_fault_kind(f + len + 1) > 0)
+            ro.inject_fault = cli_fault_kind(f + len + 1); /* planted in the kernel's output */
         clb_result res;
         clb_nvml_watch_before(nvml);
         if (clb_bench_run(dev, b, &ro, &res) != CLB_OK) {

@@ -84,7 +84,7 @@ unsigned app_host_threads(void)
 
 int app_inject_fault(const clb_ctx *c)
 {
-    return c->opts->inject_fault;
+    return c->opts->inject_fault != CLB_FAULT_NONE;
 }
 
 double app_uniform(uint64_t *state)

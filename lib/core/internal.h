@@ -22,6 +22,7 @@ struct clb_ctx {
     clb_result *res;
     clb_diag diag;
     clb_shrink *shrink; /* NULL: no retries (contexts made outside clb_bench_run) */
+    uint32_t poison;    /* this run's poison word (0: contexts made outside clb_bench_run) */
 };
 
 /* The size a row allocates: planned halved for each retry of this run, never below floor (nor
@@ -111,6 +112,22 @@ typedef struct clb_workload {
 } clb_workload;
 
 clb_error clb_measure(clb_ctx *c, const clb_workload *w);
+
+/* Poisoned outputs. Every kernel output a validator judges (every screened variant's too) is
+ * poisoned before the kernel runs: each 4-byte word set to clb_poison_word(c), a quiet NaN read
+ * as float and as double, with a payload drawn per run. Work a kernel skips then leaves values no
+ * correct output holds, whatever an earlier variant wrote there, and validators that compare
+ * every element catch it (a NaN equals nothing). */
+uint32_t clb_poison_word(const clb_ctx *c);
+/* A new run's poison word (clb_bench_run draws one per run). */
+uint32_t clb_poison_draw(void);
+clb_error clb_poison(clb_ctx *c, cl_mem buf, size_t bytes);
+void clb_poison_host(const clb_ctx *c, void *buf, size_t bytes);
+
+/* Plants opts->inject_fault (a clb_fault) in an output of bytes, device or host; nothing under
+ * CLB_FAULT_NONE. The partial and skip faults fall at a place drawn from the run's poison. */
+clb_error clb_fault_apply(clb_ctx *c, cl_mem buf, size_t bytes);
+void clb_fault_apply_host(const clb_ctx *c, void *buf, size_t bytes);
 
 /* Runs the benchmark's validate on state; on failure marks the result invalid_result.
  * Applies the fault injection first when opts->inject_fault (output may be NULL when the

@@ -157,12 +157,8 @@ clb_error clb_validate(clb_ctx *c, void *state, cl_mem output, size_t output_byt
 {
     clb_diag *d = &c->diag;
     clb_diag_clear(d);
-    if (c->opts->inject_fault && output) {
-        const cl_uchar junk = 0xA5;
-        cl_command_queue q = clb_device_queue(c->dev);
-        CLB_CL(d, clEnqueueFillBuffer(q, output, &junk, 1, 0, output_bytes, 0, NULL, NULL));
-        CLB_CL(d, clFinish(q));
-    }
+    if (clb_fault_apply(c, output, output_bytes) != CLB_OK)
+        goto cleanup;
     if (!c->bench->validate)
         CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "benchmark %s has no validation", c->bench->name);
     if (c->bench->validate(c, state, d) != CLB_OK && d->err == CLB_OK)
@@ -270,10 +266,11 @@ clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts 
         return CLB_OK;
     }
     clb_shrink sh = {0, 0, 0, 0, ""};
+    const uint32_t poison = clb_poison_draw();
     clb_ctx c;
     clb_error e;
     for (;;) { /* shrink-and-retry: clb_shrink_size halves the size of the next attempt */
-        c = (clb_ctx){.dev = dev, .bench = b, .opts = o, .res = res, .shrink = &sh};
+        c = (clb_ctx){.dev = dev, .bench = b, .opts = o, .res = res, .shrink = &sh, .poison = poison};
         e = b->run(&c, res);
         if (e == CLB_OK || !sh.more || !clb_alloc_failed(&c.diag))
             break;
