@@ -510,6 +510,10 @@ cJSON *clb_doc_add_device(cJSON *doc, clb_device *dev, cJSON *derived);
 typedef struct clb_output clb_output;
 clb_error clb_output_open(const char *path, clb_output **out, FILE **f, clb_diag *d);
 clb_error clb_output_close(clb_output *o, int ok, clb_diag *d);
+/* How path would be written: *in_place = 0 through a temporary file renamed over it (path absent
+ * or a regular file), 1 in place ("-", a FIFO, a character device); CLB_ERR_USAGE for anything
+ * else (a directory, a block device, a socket), CLB_ERR_IO when it cannot be looked at. */
+clb_error clb_output_target(const char *path, int *in_place, clb_diag *d);
 
 /* Writes doc (pretty) to path, or stdout for "-", through clb_output. */
 clb_error clb_doc_write(const cJSON *doc, const char *path, clb_diag *d);
@@ -521,6 +525,14 @@ clb_error clb_doc_write(const cJSON *doc, const char *path, clb_diag *d);
 cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d);
 /* Reads path and parses it with clb_doc_parse. Caller frees with cJSON_Delete. */
 cJSON *clb_doc_load(const char *path, clb_diag *d);
+/* Any JSON file (not only a results document), read and parsed as clb_doc_load does, with the
+ * same limits and messages but no schema check. Caller frees with cJSON_Delete. */
+cJSON *clb_json_load(const char *path, clb_diag *d);
+/* Largest input file the readers accept, in bytes (default 1 GiB). Larger regular files and
+ * pipes that run past it are refused with CLB_ERR_USAGE and the size in the message; devices,
+ * directories and sockets are refused whatever their size. */
+void clb_input_limit_set(double bytes);
+double clb_input_limit(void);
 /* Like clb_doc_parse / clb_doc_load, but builds only the members on the given paths (at most 32)
  * and checks the rest for well-formed JSON without building it: "devices/#/results/#/name",
  * '#' for every array element; a path keeps the whole subtree below it. For large files whose

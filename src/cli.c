@@ -7,13 +7,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
        OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
-       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY };
+       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY,
+       OPT_MAX_INPUT };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -46,6 +46,7 @@ static const struct option long_opts[] = {
     {"from", required_argument, NULL, OPT_FROM},         {"data-on", required_argument, NULL, OPT_DATA_ON},
     {"budget", required_argument, NULL, OPT_BUDGET_S},
     {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
+    {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -78,6 +79,7 @@ void cli_usage(FILE *f)
           "      --sequential-only     only the sequential rows (what peers/suite_reference.sh measures)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
           "      --provenance-paths    (report, run --html) show absolute host paths in the HTML as they are\n"
+          "      --max-input BYTES     largest input file read (default 1G; K, M, G suffixes)\n"
           "  compare BASE.json NEW.json [--threshold 5%]\n"
           "                            NEW/BASE ratios; exit 0 no regression, 1 regression, 2 unusable input\n"
           "  fleet-check RESULTS.json... [--threshold 5%]\n"
@@ -96,7 +98,8 @@ void cli_usage(FILE *f)
           "                            concurrently, then re-runs the rows that share the host alone\n"
           "other: --quiet, --version, -h/--help\n"
           "exit codes: 0 ok (run: completed and written, whatever the statuses), 1 run --strict: a result\n"
-          "failed (compare: a regression), 2 usage, 3 no OpenCL platform/device, 4 runtime error\n",
+          "failed (compare: a regression), 2 usage (also an unusable input or output path), 3 no OpenCL\n"
+          "platform/device, 4 runtime error\n",
           f);
 }
 
@@ -115,8 +118,8 @@ static int bad_value(const char *flag, const char *value, const char *expect)
     return CLI_EXIT_USAGE;
 }
 
-/* "5%", "5" (both percent) or "0.5%"; stored as a fraction. */
-static int parse_threshold(const char *arg, cli_opts *o)
+/* "5%", "5" (both percent) or "0.5%"; stored as a fraction in *frac. flag names the option. */
+static int parse_percent(const char *flag, const char *arg, double *frac)
 {
     char num[64];
     double v;
@@ -125,8 +128,27 @@ static int parse_threshold(const char *arg, cli_opts *o)
     if (len > 0 && len < sizeof num && num[len - 1] == '%')
         num[len - 1] = '\0';
     if (!parse_double(num, 0, 1000, &v))
-        return bad_value("--threshold", arg, "a percentage from 0 to 1000, e.g. 5%");
-    o->threshold = v / 100;
+        return bad_value(flag, arg, "a percentage from 0 to 1000, e.g. 5%");
+    *frac = v / 100;
+    return CLI_EXIT_OK;
+}
+
+/* "N", "NK", "NM", "NG" (powers of 1024), from 1 byte to 1 TiB. */
+static int parse_bytes(const char *flag, const char *arg, double *bytes)
+{
+    static const char units[] = "KMG";
+    char num[64];
+    double v, scale = 1;
+    size_t len = strlen(arg);
+    snprintf(num, sizeof num, "%s", arg);
+    const char *u = len > 0 && len < sizeof num ? strchr(units, num[len - 1]) : NULL;
+    if (u && *u) {
+        num[len - 1] = '\0';
+        scale = pow(1024, (double)(u - units + 1));
+    }
+    if (!parse_double(num, 1, 1e12, &v) || v != floor(v) || v * scale > 1099511627776.0)
+        return bad_value(flag, arg, "bytes from 1 to 1T, e.g. 4096, 64K, 512M, 2G");
+    *bytes = v * scale;
     return CLI_EXIT_OK;
 }
 
@@ -193,7 +215,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_HTML: o->html = arg; break;
     case OPT_CSV: o->csv = arg; break;
     case OPT_MARKDOWN: o->markdown = arg; break;
-    case OPT_THRESHOLD: o->threshold_set = 1; return parse_threshold(arg, o);
+    case OPT_THRESHOLD: o->threshold_set = 1; return parse_percent("--threshold", arg, &o->threshold);
     case OPT_BENCH_TIMEOUT:
         if (!parse_double(arg, 0.1, 86400, &v))
             return bad_value("--bench-timeout", arg, "seconds from 0.1 to 86400");
@@ -215,15 +237,8 @@ static int apply(int c, const char *arg, cli_opts *o)
         break;
     case OPT_REFERENCE: o->reference = arg; break;
     case OPT_SEQ_ONLY: o->sequential_only = 1; break;
-    case OPT_MAX_SPREAD: {
-        double keep = o->threshold;
-        int rc = parse_threshold(arg, o); /* same syntax: 3 or 3% */
-        o->max_spread = o->threshold;
-        o->threshold = keep;
-        if (rc != CLI_EXIT_OK)
-            return rc;
-        break;
-    }
+    case OPT_MAX_SPREAD: return parse_percent("--max-spread", arg, &o->max_spread);
+    case OPT_MAX_INPUT: return parse_bytes("--max-input", arg, &o->max_input);
     case OPT_WORKLOAD: o->workload = arg; break;
     case OPT_SIZE:
         if (!parse_double(arg, 1, 1e15, &v) || v != floor(v))
@@ -258,38 +273,6 @@ static int known_command(const char *s)
            strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0 ||
            strcmp(s, "fleet-check") == 0 || strcmp(s, "suite") == 0 || strcmp(s, "recommend") == 0 ||
            strcmp(s, "tune") == 0 || strcmp(s, "db") == 0;
-}
-
-/* 1 when a and b name the same file: the same path, or the same existing inode. */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0)
-        return 1;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* Refuses an output that would overwrite an input or another output, before anything runs. */
-static int check_outputs(const cli_opts *o)
-{
-    const char *out[4] = {o->json, o->html, o->csv, o->markdown};
-    int reads_files = strcmp(o->command, "report") == 0 || strcmp(o->command, "compare") == 0 ||
-                      strcmp(o->command, "fleet-check") == 0;
-    for (int i = 0; i < 4; i++) {
-        if (!out[i] || strcmp(out[i], "-") == 0)
-            continue;
-        for (int j = 0; reads_files && j < o->npatterns; j++)
-            if (same_file(out[i], o->patterns[j])) {
-                fprintf(stderr, "clbench: output %s is also an input; refusing to overwrite it\n", out[i]);
-                return CLI_EXIT_USAGE;
-            }
-        for (int j = i + 1; j < 4; j++)
-            if (out[j] && strcmp(out[j], "-") != 0 && same_file(out[i], out[j])) {
-                fprintf(stderr, "clbench: %s is named for two outputs\n", out[i]);
-                return CLI_EXIT_USAGE;
-            }
-    }
-    return CLI_EXIT_OK;
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o)
@@ -333,5 +316,7 @@ int cli_parse(int argc, char **argv, cli_opts *o)
         fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);
         return CLI_EXIT_USAGE;
     }
-    return check_outputs(o);
+    if (o->max_input > 0)
+        clb_input_limit_set(o->max_input);
+    return cli_check_paths(o);
 }

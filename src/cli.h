@@ -46,6 +46,7 @@ typedef struct cli_opts {
     int nfrom;
     int data_on_host;     /* recommend --data-on host */
     double tune_budget_s; /* tune --budget (0: the app's default) */
+    double max_input;     /* --max-input: largest input file in bytes (0: the default) */
     int argc;             /* the whole command line, for provenance */
     char **argv;
 } cli_opts;
@@ -53,6 +54,9 @@ typedef struct cli_opts {
 /* Parses argv into o. Returns CLI_EXIT_OK, or an exit code after printing the problem
  * (help and --version return -1: print nothing more, exit 0). */
 int cli_parse(int argc, char **argv, cli_opts *o);
+/* src/cli_paths.c: refuses (exit 2, why on stderr) an output that cannot be written where it
+ * points, that is also an input or another output, or a second output to stdout. */
+int cli_check_paths(const cli_opts *o);
 void cli_usage(FILE *f);
 
 #define CLI_MAX_DEVICES 256

@@ -8,13 +8,17 @@ int cmd_list(const cli_opts *o)
 {
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
-    clb_selector none = {0};
     cli_opts all = *o;
-    all.sel = none;
+    all.sel = (clb_selector){NULL, NULL, "all"}; /* every device, whatever CLBENCH_DEVICE says */
     all.json = NULL;
     int rc = cli_discover(&all, &inv, idx, &n);
     if (rc == CLI_EXIT_OK)
         clb_inventory_print(inv, stdout);
+    const char *env = getenv("CLBENCH_DEVICE");
+    clb_selector mine = {NULL, env, NULL};
+    clb_diag d;
+    if (rc == CLI_EXIT_OK && env && *env && clb_select(inv, &mine, idx, CLI_MAX_DEVICES, &n, &d) != CLB_OK)
+        fprintf(stderr, "clbench: note: CLBENCH_DEVICE=%s selects no device (%s); list shows them all\n", env, d.msg);
     clb_inventory_destroy(inv);
     return rc;
 }

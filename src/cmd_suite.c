@@ -21,27 +21,14 @@ static double wall_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Parses the file at path; NULL when it cannot be read or parsed (why on stderr if loud). */
+/* Parses the file at path (the reader of results documents, without the schema check); NULL
+ * when it cannot be read or parsed (why on stderr if loud). */
 static cJSON *read_json(const char *path, int loud)
 {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    cJSON *j = NULL;
-    long len = -1;
-    if (!f)
-        goto cleanup;
-    if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
-        goto cleanup;
-    if (!(text = malloc((size_t)len + 1)) || fread(text, 1, (size_t)len, f) != (size_t)len)
-        goto cleanup;
-    text[len] = '\0';
-    j = cJSON_Parse(text);
-cleanup:
+    clb_diag d;
+    cJSON *j = clb_json_load(path, &d);
     if (!j && loud)
-        fprintf(stderr, "clbench: cannot read the reference %s\n", path);
-    if (f)
-        fclose(f);
-    free(text);
+        fprintf(stderr, "clbench: the reference: %s\n", d.msg);
     return j;
 }
 

@@ -345,16 +345,16 @@ cJSON *clb_doc_parse_paths(const char *text, size_t len, const char *name,
         clb_diag_set(d, CLB_ERR_USAGE, "%s: at most %d paths", name, MAX_PATHS);
         return NULL;
     }
-    jp p = {text, len, 0, SIZE_MAX, 0, 0};
+    jp p = {text, len, clb_doc_skip_bom(text, len), SIZE_MAX, 0, 0};
     cursor root = {{NULL}, npaths, 0};
     for (size_t i = 0; i < npaths; i++)
         root.rest[i] = paths[i];
     cJSON *doc = value(&p, &root);
     ws(&p);
     if (doc && p.pos < len) {
-        fail(&p);
         cJSON_Delete(doc);
-        doc = NULL;
+        clb_doc_trailing_error(text, len, p.pos, name, d);
+        return NULL;
     }
     if (!doc) {
         if (p.nomem && p.err_pos == SIZE_MAX)

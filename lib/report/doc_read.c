@@ -1,9 +1,32 @@
-/* Reading results documents back: file -> cJSON with line:column errors, schema check. */
+/* Reading results documents back: file -> cJSON with line:column errors, schema check. The one
+ * reader of the files a user names (results, the suite's reference): every command accepts the
+ * same bytes (a UTF-8 byte order mark is skipped) and says the same thing about the rest. */
+#define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static double input_limit = 1073741824.0; /* 1 GiB */
+
+void clb_input_limit_set(double bytes)
+{
+    input_limit = bytes >= 1 ? bytes : 1;
+}
+
+double clb_input_limit(void)
+{
+    return input_limit;
+}
+
+size_t clb_doc_skip_bom(const char *text, size_t len)
+{
+    return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
 
 /* 1-based line and column (in bytes) of offset pos in text. */
 static void line_col(const char *text, size_t pos, size_t *line, size_t *col)
@@ -62,6 +85,16 @@ static size_t nesting_depth(const char *t, size_t len)
     return max;
 }
 
+clb_error clb_doc_trailing_error(const char *text, size_t len, size_t pos, const char *name, clb_diag *d)
+{
+    size_t line, col;
+    char near[32];
+    line_col(text, pos, &line, &col);
+    snippet(text + pos, len - pos, near, sizeof near);
+    return clb_diag_set(d, CLB_ERR_IO, "%s:%zu:%zu: %zu bytes after the end of the JSON document, from '%s'", name,
+                        line, col, len - pos, near);
+}
+
 clb_error clb_doc_syntax_error(const char *text, size_t len, size_t pos, const char *name, clb_diag *d)
 {
     size_t line, col;
@@ -96,7 +129,8 @@ clb_error clb_doc_check(const cJSON *doc, const char *name, clb_diag *d)
     return CLB_OK;
 }
 
-cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d)
+/* text[0..len) as one JSON value (a leading byte order mark skipped), or NULL with the reason. */
+static cJSON *parse_json(const char *text, size_t len, const char *name, clb_diag *d)
 {
     clb_diag_clear(d);
     size_t depth = nesting_depth(text, len);
@@ -115,47 +149,61 @@ cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d
             pos++;
         if (pos < len) {
             cJSON_Delete(doc);
-            doc = NULL;
+            clb_doc_trailing_error(text, len, pos, name, d);
+            return NULL;
         }
     }
-    if (!doc) {
+    if (!doc)
         clb_doc_syntax_error(text, len, pos, name, d);
-        return NULL;
-    }
-    if (clb_doc_check(doc, name, d) != CLB_OK) {
+    return doc;
+}
+
+cJSON *clb_doc_parse(const char *text, size_t len, const char *name, clb_diag *d)
+{
+    cJSON *doc = parse_json(text, len, name, d);
+    if (doc && clb_doc_check(doc, name, d) != CLB_OK) {
         cJSON_Delete(doc);
         return NULL;
     }
     return doc;
 }
 
-/* Reads the whole file; caller frees *buf. */
-clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag *d)
+static const char *kind_of(mode_t m)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return clb_diag_set(d, CLB_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    clb_error e = CLB_OK;
-    size_t cap = 1 << 16, n = 0, got;
+    return S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a directory"
+           : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* size: the file's size in bytes, or "" when it is not known (a pipe read up to the limit). */
+static clb_error too_large(const char *path, const char *size, clb_diag *d)
+{
+    return clb_diag_set(d, CLB_ERR_USAGE, "%s: %s%slarger than the input limit of %.0f bytes (--max-input raises it)",
+                        path, size, *size ? " bytes, " : "", input_limit);
+}
+
+/* Up to the limit and one byte more from fd into a buffer that grows as needed. */
+static clb_error read_capped(int fd, const char *path, char **buf, size_t *len, clb_diag *d)
+{
+    size_t cap = 1 << 16, n = 0, most = (size_t)input_limit + 1;
     char *b = malloc(cap);
-    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
+    ssize_t got = 0;
+    while (b && n < most && (got = read(fd, b + n, (cap < most ? cap : most) - n)) > 0) {
+        n += (size_t)got;
+        if (n == cap && cap < most) {
             char *nb = realloc(b, cap * 2);
-            if (!nb) {
+            if (!nb)
                 free(b);
-                b = NULL;
-                break;
-            }
             b = nb;
             cap *= 2;
         }
     }
+    clb_error e = CLB_OK;
     if (!b)
         e = clb_diag_set(d, CLB_ERR_NOMEM, "%s: out of memory reading the file", path);
-    else if (ferror(f))
-        e = clb_diag_set(d, CLB_ERR_IO, "%s: read error", path);
-    fclose(f);
+    else if (got < 0)
+        e = clb_diag_set(d, CLB_ERR_IO, "%s: read error: %s", path, strerror(errno));
+    else if (n == most)
+        e = too_large(path, "", d);
     if (e != CLB_OK) {
         free(b);
         return e;
@@ -163,6 +211,40 @@ clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag 
     *buf = b;
     *len = n;
     return CLB_OK;
+}
+
+/* Reads the whole file, a regular file or a pipe, within the input limit; caller frees *buf. */
+clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag *d)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return clb_diag_set(d, CLB_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    clb_error e = CLB_OK;
+    char size[32];
+    if (fstat(fd, &st) != 0)
+        e = clb_diag_set(d, CLB_ERR_IO, "%s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        e = clb_diag_set(d, CLB_ERR_USAGE, "%s: %s, not a file to read", path, kind_of(st.st_mode));
+    else if (S_ISREG(st.st_mode) && (double)st.st_size > input_limit) {
+        snprintf(size, sizeof size, "%lld", (long long)st.st_size);
+        e = too_large(path, size, d);
+    } else
+        e = read_capped(fd, path, buf, len, d);
+    close(fd);
+    return e;
+}
+
+cJSON *clb_json_load(const char *path, clb_diag *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    clb_diag_clear(d);
+    if (clb_doc_read_file(path, &text, &len, d) != CLB_OK)
+        return NULL;
+    cJSON *j = parse_json(text, len, path, d);
+    free(text);
+    return j;
 }
 
 cJSON *clb_doc_load(const char *path, clb_diag *d)
