@@ -421,6 +421,8 @@ void clb_tune_run_free(clb_tune_run *r);
 cJSON *clb_tune_cache_parse(const char *buf, size_t len, clb_diag *d);
 /* The cache path, creating its directories; CLB_ERR_IO when neither variable is set. */
 clb_error clb_tune_cache_path(char *buf, size_t n, clb_diag *d);
+/* The same path without creating anything (for comparing it with the paths a user names). */
+clb_error clb_tune_cache_file(char *buf, size_t n, clb_diag *d);
 /* A missing file is an empty cache; a malformed one too, with the reason in d (CLB_ERR_USAGE). */
 cJSON *clb_tune_cache_load(const char *path, clb_diag *d);
 /* Written whole or not at all (clb_output). */

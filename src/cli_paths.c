@@ -1,6 +1,7 @@
 /* The files a command names, checked before anything runs (a run must not measure for an hour
  * and then find its output unwritable): every output can be written where it points, no output
- * is also an input (the same path, another path to it, a link to it), no file is named for two
+ * is also an input (the same path, another path to it, a link to it; the user files clbench
+ * keeps count as inputs of every command), no file is named for two
  * outputs, and at most one output goes to stdout. Refusals exit 2. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
@@ -43,10 +44,17 @@ static int same_file(const char *a, const char *b)
 }
 
 /* The files the command reads: the documents of report, compare and fleet-check, the suite's
- * reference, the --from files. Returns how many (at most max). */
-static int inputs_of(const cli_opts *o, const char **in, int max)
+ * reference, the --from files, and for every command the user files clbench keeps (the
+ * tuning cache, the device database's user file; user[2][4096] holds their paths). Returns
+ * how many (at most max). */
+static int inputs_of(const cli_opts *o, const char **in, int max, char user[2][4096])
 {
     int n = 0;
+    clb_diag d;
+    if (clb_tune_cache_file(user[0], 4096, &d) == CLB_OK)
+        in[n++] = user[0];
+    if (clb_devdb_user_path(user[1], 4096, 0, &d) == CLB_OK)
+        in[n++] = user[1];
     const char *env = getenv("CLBENCH_SUITE_REFERENCE");
     int reads_args = strcmp(o->command, "report") == 0 || strcmp(o->command, "compare") == 0 ||
                      strcmp(o->command, "fleet-check") == 0;
@@ -101,7 +109,8 @@ int cli_check_paths(const cli_opts *o)
 {
     const char *out[4] = {o->json, o->html, o->csv, o->markdown};
     const char *in[MAX_INPUTS];
-    int nin = inputs_of(o, in, MAX_INPUTS), to_stdout = -1;
+    char user[2][4096];
+    int nin = inputs_of(o, in, MAX_INPUTS, user), to_stdout = -1;
     for (int i = 0; i < 4; i++) {
         if (!out[i])
             continue;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The files a command names are checked before anything runs (exit 2, naming the flag): an output
 # that is also an input (the same path, another path to it, a symlink to it) for every command
-# that reads files, an output in a directory that does not exist (before run measures anything),
-# and more than one output to stdout. The inputs keep their bytes.
+# that reads files, and the user files clbench keeps (tuning cache, device database) for all; an
+# output in a directory that does not exist (before run measures anything); more than one output
+# to stdout. The inputs keep their bytes.
 # usage: io_output_checks.sh CLBENCH SOURCE_DIR
 set -u
 bin=$1 src=$2 tmp=$(mktemp -d)
@@ -36,6 +37,16 @@ refused "$same" fleet-check r2.json r.json --csv ./r.json
 refused "$same" recommend -d no-such-device --workload stream --from r.json --json r.json
 refused "$same" db -d no-such-device add --from link.json --json r.json
 refused 'name the same file' report r2.json --csv out.csv --markdown ./out.csv
+# The user files clbench keeps are inputs of every command (tune and run read the tuning cache,
+# db and recommend the device database's user file).
+mkdir -p cache/clbench cfg/clbench && echo '{"version": 2, "entries": {}}' >cache/clbench/tune.json
+ln -s cache/clbench/tune.json tunelink.json
+export XDG_CACHE_HOME=$tmp/cache XDG_CONFIG_HOME=$tmp/cfg
+refused "$same" tune gemm -d no-such-device --json tunelink.json
+refused "$same" run -d no-such-device 'app.sgemm.tuned' --html ./cache/clbench/../clbench/tune.json
+refused "$same" db -d no-such-device match --json cfg/clbench/devdb.json
+unset XDG_CACHE_HOME XDG_CONFIG_HOME
+[ "$(cat cache/clbench/tune.json)" = '{"version": 2, "entries": {}}' ] || fail "the tuning cache was overwritten"
 
 # An output in a directory that does not exist: refused before the first benchmark.
 start=$(date +%s)
