@@ -65,7 +65,8 @@ static FILE *open_in_place(const char *path, clb_diag *d)
 }
 
 /* "DIR/.NAME.XXXXXX" beside path, created by mkstemp: O_EXCL with mode 0600, so a name planted
- * in advance (a symlink, a file) is never opened; caller frees *tmp. */
+ * in advance (a symlink, a file) is never opened; NAME cut to 200 bytes so that a name near the
+ * file system's limit still has a temporary one. Caller frees *tmp. */
 static FILE *open_temporary(const char *path, char **tmp, clb_diag *d)
 {
     const char *slash = strrchr(path, '/');
@@ -75,7 +76,7 @@ static FILE *open_temporary(const char *path, char **tmp, clb_diag *d)
         clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    snprintf(*tmp, n, "%.*s.%s.XXXXXX", dir_len, path, path + dir_len);
+    snprintf(*tmp, n, "%.*s.%.200s.XXXXXX", dir_len, path, path + dir_len);
     int fd = mkstemp(*tmp);
     if (fd < 0) {
         clb_diag_set(d, CLB_ERR_IO, "cannot write %s: %s", path, strerror(errno));

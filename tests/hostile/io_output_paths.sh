@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Output paths: a temporary name planted as a symlink is never followed (the victim it points at
 # keeps its bytes), the output gets the umask's mode and no temporary file is left behind; a FIFO
-# at the output path is written in place and stays a FIFO; a directory is refused with exit 2.
+# at the output path is written in place and stays a FIFO; a directory is refused with exit 2;
+# a 250-byte output name works.
 # usage: io_output_paths.sh CLBENCH SOURCE_DIR
 set -u
 bin=$1 src=$2 tmp=$(mktemp -d)
@@ -22,6 +23,10 @@ mode=$(stat -c %a out.csv 2>/dev/null)
 [ "$mode" = 640 ] || fail "out.csv has mode $mode, not 640 (0666 less umask 027)"
 left=$(find . -maxdepth 1 -name '.out.csv.*' ! -type l -o -name 'out.csv.tmp.*' ! -type l | head -3)
 [ -z "$left" ] || fail "temporary files left behind: $left"
+
+# A name near the file system's limit (250 of 255 bytes) still gets its temporary file.
+long=$(printf 'n%.0s' $(seq 246)).csv
+"$bin" report in.json --csv "$long" >log 2>&1 && [ -f "$long" ] || fail "a 250-byte output name: $(cat log)"
 
 # 2. A FIFO at the output path: written in place, still a FIFO afterwards.
 mkfifo pipe
