@@ -535,6 +535,9 @@ cJSON *clb_json_load(const char *path, clb_diag *d);
  * directories and sockets are refused whatever their size. */
 void clb_input_limit_set(double bytes);
 double clb_input_limit(void);
+/* The reader behind both: the whole file into *buf (caller frees), a regular file or a pipe,
+ * within the input limit; anything else is refused with CLB_ERR_USAGE. Messages start "PATH: ". */
+clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag *d);
 /* Like clb_doc_parse / clb_doc_load, but builds only the members on the given paths (at most 32)
  * and checks the rest for well-formed JSON without building it: "devices/#/results/#/name",
  * '#' for every array element; a path keeps the whole subtree below it. For large files whose

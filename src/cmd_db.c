@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *str_of(const cJSON *o, const char *k)
 {
@@ -12,24 +13,24 @@ static const char *str_of(const cJSON *o, const char *k)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-/* The user's file: a missing file is empty; a malformed one is an error (exit 2). */
+/* The user's file: a missing file is empty; an unreadable or malformed one is an error (exit 2).
+ * Read by the reader of every user file (its limit, its refusal of devices and directories). */
 static int load_user(cJSON **out, char *path, size_t n)
 {
     clb_diag d;
+    char *buf = NULL;
+    size_t len = 0;
     *out = NULL;
-    if (clb_devdb_user_path(path, n, 0, &d) != CLB_OK)
-        return CLI_EXIT_OK; /* no HOME: no user file */
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return CLI_EXIT_OK;
-    char *buf = malloc(1 << 22);
-    size_t len = buf ? fread(buf, 1, 1 << 22, f) : 0;
-    int too_big = buf && len == 1 << 22;
-    fclose(f);
-    *out = buf && !too_big ? clb_devdb_parse(buf, len, &d) : NULL;
+    if (clb_devdb_user_path(path, n, 0, &d) != CLB_OK || access(path, F_OK) != 0)
+        return CLI_EXIT_OK; /* no HOME or no file yet: no user entries */
+    if (clb_doc_read_file(path, &buf, &len, &d) != CLB_OK) {
+        fprintf(stderr, "clbench: %s\n", d.msg);
+        return CLI_EXIT_USAGE;
+    }
+    *out = clb_devdb_parse(buf, len, &d);
     free(buf);
     if (!*out) {
-        fprintf(stderr, "clbench: %s: %s\n", path, too_big ? "larger than 4 MiB" : d.msg);
+        fprintf(stderr, "clbench: %s: %s\n", path, d.msg);
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;

@@ -34,9 +34,6 @@ void rj_fmt(char *buf, size_t n, double v);
 /* The last path component of a file name (borrowed from path). */
 const char *rj_basename(const char *path);
 
-/* Reads the whole file into *buf (caller frees): a regular file or a pipe, within the input limit
- * (clb_input_limit_set); anything else is refused with CLB_ERR_USAGE. */
-clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag *d);
 /* "NAME:LINE:COLUMN: malformed JSON near '...'" for an error at text[pos] (pos >= len: the end). */
 clb_error clb_doc_syntax_error(const char *text, size_t len, size_t pos, const char *name, clb_diag *d);
 /* "NAME:LINE:COLUMN: N bytes after the end of the JSON document" for a complete document that

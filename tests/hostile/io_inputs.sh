@@ -3,7 +3,8 @@
 # message, devices refused without reading, a pipe that never ends stopped at the limit; one
 # reader, one set of messages: a UTF-8 byte order mark is accepted by report, compare and
 # fleet-check alike, bytes after a complete document are named as such (not "truncated?") by
-# every reader, the suite's reference included.
+# every reader, the suite's reference included. The device database's user file is read by the
+# same reader.
 # usage: io_inputs.sh CLBENCH SOURCE_DIR
 set -u
 bin=$1 src=$2 tmp=$(mktemp -d)
@@ -37,6 +38,14 @@ mkfifo endless
 writer=$!
 expect 2 "endless: larger than the input limit of 4096 bytes" report endless --csv o.csv --max-input 4K
 kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null; writer=
+
+# The device database's user file goes through the same reader: its limit, no directories.
+mkdir -p cfg/clbench
+python3 -c 'import json; print(json.dumps({"version": 1, "entries": [], "pad": "x" * 2000}))' >cfg/clbench/devdb.json
+XDG_CONFIG_HOME=$tmp/cfg expect 0 - db list
+XDG_CONFIG_HOME=$tmp/cfg expect 2 "devdb.json: [0-9]+ bytes, larger than the input limit of 1024 bytes" db list --max-input 1K
+rm cfg/clbench/devdb.json && mkdir cfg/clbench/devdb.json
+XDG_CONFIG_HOME=$tmp/cfg expect 2 "devdb.json: a directory, not a file to read" db list
 
 # 4. A byte order mark: every reader accepts it.
 printf '\357\273\277' | cat - r.json >bom.json
