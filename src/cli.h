@@ -128,4 +128,10 @@ int cmd_db(const cli_opts *o);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 
+/* Stop signals (src/stop.c): SIGINT, SIGTERM and SIGHUP set a flag that runs honour. */
+void cli_catch_stop_signals(void);
+void cli_release_stop_signals(void);
+int cli_stop_signal(void); /* the signal that asked to stop, 0 when none */
+const volatile int *cli_stop_flag(void);
+
 #endif
