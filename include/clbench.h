@@ -336,6 +336,8 @@ clb_error clb_child_start(char *const argv[], clb_child **out, clb_diag *d);
 /* Waits up to timeout_s for the next line, checking *stop (may be NULL) at least every second. */
 clb_child_event clb_child_next_line(clb_child *c, double timeout_s, const volatile int *stop,
                                     char **line);
+/* The length of the line last returned by clb_child_next_line (it may hold NUL bytes). */
+size_t clb_child_line_length(const clb_child *c);
 /* Kills the worker (SIGKILL) and reaps it; accepts NULL. */
 void clb_child_kill(clb_child *c);
 /* Once the worker ended: writes how into buf and returns the signal that killed it (0: it

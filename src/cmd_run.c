@@ -130,26 +130,22 @@ static int device_lost(const clb_result *res)
            (strstr(res->reason, "CL_DEVICE_NOT_AVAILABLE") || strstr(res->reason, "CL_OUT_OF_RESOURCES"));
 }
 
-/* One line from a worker: the device entry (kept), or a result (parsed into *res: returns 1). */
-static int take_line(device_run *dr, const char *line, clb_result *res)
+/* One line from a worker, for benchmark `expect` (NULL: none is running): the device entry is
+ * kept; 1 when it is that benchmark's result (*res), 0 when the worker may go on, -1 when it
+ * broke the protocol (why says how). */
+static int take_line(device_run *dr, clb_child *c, const char *line, const char *expect,
+                     clb_result *res, char *why, size_t n)
 {
-    cJSON *j = cJSON_Parse(line);
-    if (!j)
-        return 0;
-    cJSON *dev = cJSON_DetachItemFromObjectCaseSensitive(j, "device");
-    if (dev) {
+    cJSON *dev = NULL;
+    cli_wline kind = cli_worker_line(line, clb_child_line_length(c), expect, &dev, res, why, n);
+    if (kind == CLI_WLINE_DEVICE) {
         if (!dr->entry)
             dr->entry = dev;
         else
             cJSON_Delete(dev);
-        cJSON_Delete(j);
         return 0;
     }
-    int ok = clb_result_from_json(j, res) == CLB_OK;
-    if (!ok)
-        clb_result_free(res);
-    cJSON_Delete(j);
-    return ok;
+    return kind == CLI_WLINE_RESULT ? 1 : -1;
 }
 
 /* Deadline for one benchmark without a result: --bench-timeout, else generous enough for the
@@ -187,8 +183,20 @@ static void run_batch(device_run *dr, const clb_bench **b, size_t n)
             clb_child_event ev = clb_child_next_line(c, bench_deadline(dr->o), cli_stop_flag(), &line);
             if (ev == CLB_CHILD_LINE) {
                 clb_result res;
-                int got = take_line(dr, line, &res);
+                char bad[600], msg[900];
+                int got = take_line(dr, c, line, done < n ? b[done]->name : NULL, &res, bad, sizeof bad);
                 free(line);
+                if (got < 0) { /* a worker that breaks the protocol is not trusted any further */
+                    clb_child_kill(c);
+                    if (done >= n) {
+                        fprintf(stderr, "clbench: a worker sent %s after its last result\n", bad);
+                        break;
+                    }
+                    snprintf(msg, sizeof msg, "worker broke the protocol while running %s: it sent %s",
+                             b[done]->name, bad);
+                    record_lost(dr, b[done++], CLB_STATUS_ERROR, msg);
+                    break;
+                }
                 if (got && device_lost(&res) && retried != done) {
                     retried = done; /* once, in a fresh worker: this one's context is gone */
                     clb_result_free(&res);
@@ -376,14 +384,16 @@ cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_d
     build_worker_args(o, r, 1, NULL, 0, &w);
     if (clb_child_start(w.argv, &c, d) != CLB_OK)
         return NULL;
+    char how[600] = "";
     if (clb_child_next_line(c, bench_deadline(o), NULL, &line) == CLB_CHILD_LINE) {
-        cJSON *j = cJSON_Parse(line);
-        entry = cJSON_DetachItemFromObjectCaseSensitive(j, "device");
-        cJSON_Delete(j);
+        clb_result res;
+        if (cli_worker_line(line, clb_child_line_length(c), NULL, &entry, &res, how, sizeof how) !=
+            CLI_WLINE_DEVICE)
+            clb_child_kill(c);
     }
     if (!entry) {
-        char how[200];
-        clb_child_describe_end(c, how, sizeof how);
+        if (!how[0])
+            clb_child_describe_end(c, how, sizeof how);
         clb_diag_set(d, CLB_ERR_CL, "describing %s: %s", r->device_name, how);
     }
     free(line);

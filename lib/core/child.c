@@ -29,6 +29,7 @@ struct clb_child {
     int killed;      /* 1 when we killed it after a deadline */
     int overlong;    /* 1 when we killed it for a line longer than CLB_CHILD_LINE_MAX */
     size_t torn;     /* bytes of an unfinished last line, dropped at its end */
+    size_t line_len; /* length of the last line returned */
 };
 
 #define PARENT_VAR "CLBENCH_PARENT_PID"
@@ -121,6 +122,7 @@ static char *take_line(clb_child *c)
         return NULL;
     memcpy(line, c->buf, n);
     line[n] = '\0';
+    c->line_len = n;
     memmove(c->buf, nl + 1, c->len - n - 1);
     c->len -= n + 1;
     return line;
@@ -161,6 +163,8 @@ static void reap(clb_child *c, int block)
         c->reaped = 1;
 }
 
+size_t clb_child_line_length(const clb_child *c) { return c->line_len; }
+
 void clb_child_kill(clb_child *c)
 {
     if (!c || c->reaped)
@@ -192,7 +196,6 @@ clb_child_event clb_child_next_line(clb_child *c, double timeout_s, const volati
         if (c->len >= CLB_CHILD_LINE_MAX) { /* no newline in the buffer (take_line above) */
             c->overlong = 1;
             clb_child_kill(c);
-            c->killed = 0;
             close(c->fd);
             c->fd = -1;
             c->len = 0;
