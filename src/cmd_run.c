@@ -472,6 +472,10 @@ int cmd_run(const cli_opts *o)
 {
     if (o->list_benchmarks)
         return cmd_list_benchmarks();
+    if (o->allow_shared_device && !o->mpi) {
+        fprintf(stderr, "clbench: --allow-shared-device is for run --mpi (ranks sharing a device)\n");
+        return CLI_EXIT_USAGE;
+    }
     if (o->mpi)
         return cmd_run_mpi(o);
     size_t total = 0;
