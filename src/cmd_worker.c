@@ -7,7 +7,8 @@
  * alloc, alloc_above=BYTES, build, stall (src/fault.c), or wrong, partial, skip (a fault planted in the kernel's output
  * before validation: --inject-fault), or a broken protocol: garbage, bigline (10 MB of it),
  * foreign (another benchmark's result) before the real result; halfline (a torn line, then
- * exit 0), silent (exit 0), flood (bytes without a newline until killed).
+ * exit 0), silent (exit 0), flood (bytes without a newline until killed, about 13 MB/s), or
+ * chatter (a line on fd 1, as a driver may print: it must not reach the protocol).
  * The protocol has its own stream: the worker's stdout as inherited; fd 1 itself is pointed at
  * stderr, so whatever a driver prints there never mixes with the results. */
 #include "cli.h"
@@ -15,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The protocol stream: the stdout the parent gave us (protocol_open). */
@@ -50,10 +52,17 @@ static int protocol_fault(const char *kind, const char *name)
         _exit(0);
     } else if (strcmp(kind, "silent") == 0)
         _exit(0);
-    else if (strcmp(kind, "flood") == 0)
-        for (;;)
-            fputs("flood", proto);
-    else
+    else if (strcmp(kind, "flood") == 0) {
+        static char block[65536];
+        memset(block, 'f', sizeof block);
+        for (;;) {
+            fwrite(block, 1, sizeof block, proto);
+            nanosleep(&(struct timespec){0, 5000000}, NULL);
+        }
+    } else if (strcmp(kind, "chatter") == 0) {
+        printf("a driver's message on stdout\n");
+        fflush(stdout);
+    } else
         return 0;
     fflush(proto);
     return 1;
