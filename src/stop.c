@@ -1,7 +1,8 @@
 /* The signals that stop a run (SIGINT, SIGTERM, SIGHUP: a closed terminal or ssh session): caught
  * from the first line of main, before any device is looked at, so a signal at any moment of a
  * run leaves the results finished so far written. Commands that do not honour the flag get the
- * default actions back right after parsing (cli_release_stop_signals). */
+ * default actions back right after parsing (cli_release_stop_signals). A SIGHUP ignored from
+ * the start (nohup) stays ignored: the user asked the run to outlive the terminal. */
 #include "cli.h"
 
 #include <signal.h>
@@ -16,22 +17,27 @@ static volatile int stop_signal;
 
 static void on_stop(int sig) { stop_signal = sig; }
 
-static void set_all(void (*handler)(int))
+/* The actions found at the start, put back by cli_release_stop_signals. */
+static struct sigaction inherited[NSTOP];
+
+void cli_catch_stop_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = handler;
+    sa.sa_handler = on_stop;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NSTOP; i++)
-        sigaction(stop_signals[i], &sa, NULL);
+    for (size_t i = 0; i < NSTOP; i++) {
+        sigaction(stop_signals[i], NULL, &inherited[i]);
+        if (stop_signals[i] != SIGHUP || inherited[i].sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
 }
-
-void cli_catch_stop_signals(void) { set_all(on_stop); }
 
 void cli_release_stop_signals(void)
 {
-    set_all(SIG_DFL);
-    if (stop_signal) /* one that came while we were parsing: its default action now */
+    for (size_t i = 0; i < NSTOP; i++)
+        sigaction(stop_signals[i], &inherited[i], NULL);
+    if (stop_signal) /* one that came while we were parsing: its own action now */
         raise(stop_signal);
 }
 

@@ -3,7 +3,8 @@
 # discovery: a signal during discovery still gives the JSON document, marked interrupted, and
 # exit 128 + signal. The moment is found, not guessed: the test watches /proc/PID/maps until an
 # OpenCL platform library (an ICD file's library) is loaded, i.e. discovery has begun; then the
-# signal must show as caught in /proc/PID/status (SigCgt), and it is sent.
+# signal must show as caught in /proc/PID/status (SigCgt), and it is sent. A SIGHUP ignored from
+# the start (nohup) stays ignored: that run completes.
 # usage: proc_signals.sh CLBENCH
 set -eu
 clb=$1
@@ -54,6 +55,18 @@ for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
     assert doc["provenance"]["interrupted_by_signal"] == sig, doc["provenance"]
     assert all(r["status"] == "interrupted" for d in doc["devices"] for r in d["results"]), doc["devices"]
     print(f"ok: SIG{sig.name[3:]} as discovery begins: exit {rc}, JSON marked interrupted ({ms:.0f} ms)")
+
+out = os.path.join(tmp, "nohup.json")
+p = subprocess.Popen([clb, "run", "launch.roundtrip", "--quick", "--quiet", "--json", out], env=env,
+                     preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+while not loaded(p.pid) and p.poll() is None:
+    pass
+p.send_signal(signal.SIGHUP)
+rc = p.wait(60)
+doc = json.load(open(out))
+assert rc == 0 and "interrupted_by_signal" not in doc["provenance"], (rc, doc["provenance"])
+assert [r["status"] for r in doc["devices"][0]["results"]] == ["ok"], doc["devices"][0]["results"]
+print("ok: SIGHUP ignored from the start (nohup) stays ignored: the run completed")
 PY
 # Commands that do not run benchmarks keep the default action: SIGINT ends `list` at once.
 env "$tag" "$clb" list >/dev/null 2>&1 & pid=$!
