@@ -37,8 +37,10 @@ void cli_release_stop_signals(void)
 {
     for (size_t i = 0; i < NSTOP; i++)
         sigaction(stop_signals[i], &inherited[i], NULL);
-    if (stop_signal) /* one that came while we were parsing: its own action now */
-        raise(stop_signal);
+    int sig = stop_signal;
+    stop_signal = 0;
+    if (sig) /* one that came while we were parsing: its own action now (ignored: forgotten) */
+        raise(sig);
 }
 
 int cli_stop_signal(void) { return stop_signal; }
