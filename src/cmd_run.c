@@ -12,7 +12,6 @@
 
 #define MAX_WORKER_ARGS 64
 
-
 int cli_selected(const cli_opts *o, const clb_bench *b)
 {
     if (o->npatterns == 0)
