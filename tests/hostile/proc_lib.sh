@@ -1,7 +1,8 @@
 # Shared by the tests/hostile/proc_*.sh scripts (sourced): a temporary folder, a tag put into the
-# environment of every process a test starts, and the processes still carrying it, found by
-# their environment: start each with `env "$tag" ...` (the machine runs other clbench tests at the same time: names would match
-# theirs). Each test kills what survives it, by pid, and fails on it.
+# environment of every process a test starts (`env "$tag" clbench ...`), and the processes still
+# carrying it, found by their environment (other clbench tests run on the machine at the same
+# time: names would match theirs). Each test fails on what survives it; the exit trap kills
+# those, by pid.
 tmp=$(mktemp -d)
 tag="CLB_PROC_TAG=$$.$(date +%s%N)" # not exported: tools the test runs itself do not carry it
 fail() { echo "FAIL: $*" >&2; exit 1; }
