@@ -328,17 +328,26 @@ typedef enum clb_child_event {
     CLB_CHILD_TIMEOUT, /* no line within the deadline: the worker was killed */
     CLB_CHILD_STOPPED  /* *stop became non-zero (a signal handler): nothing was killed */
 } clb_child_event;
-/* Starts argv[0] (a path) with argv and the current environment. */
+/* The longest line a worker may send (a result with all its samples and curves is far below):
+ * a longer one gets the worker killed and the end described as such. */
+#define CLB_CHILD_LINE_MAX (16 << 20)
+/* Starts argv[0] (a path) with argv and the current environment, plus CLBENCH_PARENT_PID. */
 clb_error clb_child_start(char *const argv[], clb_child **out, clb_diag *d);
 /* Waits up to timeout_s for the next line, checking *stop (may be NULL) at least every second. */
 clb_child_event clb_child_next_line(clb_child *c, double timeout_s, const volatile int *stop,
                                     char **line);
+/* The length of the line last returned by clb_child_next_line (it may hold NUL bytes). */
+size_t clb_child_line_length(const clb_child *c);
 /* Kills the worker (SIGKILL) and reaps it; accepts NULL. */
 void clb_child_kill(clb_child *c);
 /* Once the worker ended: writes how into buf and returns the signal that killed it (0: it
  * exited; -1: killed by clb_child_next_line after its deadline). */
 int clb_child_describe_end(clb_child *c, char *buf, size_t n);
 void clb_child_destroy(clb_child *c);
+/* In a child, first thing: when CLBENCH_PARENT_PID is set (clb_child_start), the process is
+ * killed when its parent dies (PR_SET_PDEATHSIG) and the variable is removed. Returns -1 when
+ * the parent is already not the process that started us (the child must exit), else 0. */
+int clb_child_bind_to_parent(void);
 /* Post-pass over one device's results array (JSON, as clb_result_to_json writes them): adds
  * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
  * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */

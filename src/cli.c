@@ -13,7 +13,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY,
-       OPT_MAX_INPUT };
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -33,6 +33,7 @@ static const struct option long_opts[] = {
     {"emit-device", no_argument, NULL, OPT_EMIT_DEVICE},
     {"all-devices", no_argument, NULL, OPT_ALL_DEVICES},
     {"mpi", no_argument, NULL, OPT_MPI},
+    {"allow-shared-device", no_argument, NULL, OPT_ALLOW_SHARED},
     {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"retune", no_argument, NULL, OPT_RETUNE},
@@ -68,6 +69,8 @@ void cli_usage(FILE *f)
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
           "      --mpi                 under mpirun/srun: each rank runs the device of its node-local\n"
           "                            rank (CLBENCH_RANK_DEVICE overrides), rank 0 writes one JSON\n"
+          "      --allow-shared-device (--mpi) let ranks of a node share a device instead of exiting 2;\n"
+          "                            their results are marked shared_device\n"
           "      --bench-timeout S     a benchmark without a result after S seconds is killed\n"
           "                            (status timeout; default 600, or 20x --time-budget)\n"
           "      --html FILE           also write the HTML report of this run (--csv, --markdown too)\n"
@@ -224,6 +227,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_EMIT_DEVICE: o->emit_device = 1; break;
     case OPT_ALL_DEVICES: o->sel.type = "all"; break;
     case OPT_MPI: o->mpi = 1; break;
+    case OPT_ALLOW_SHARED: o->allow_shared_device = 1; break;
     case OPT_FULL: o->suite_full = 1; break;
     case OPT_PLATFORMS:
         if (strcmp(arg, "all") != 0)

@@ -27,6 +27,7 @@ typedef struct cli_opts {
     double bench_timeout_s; /* run --bench-timeout: deadline of one benchmark's worker (0: default) */
     int emit_device;      /* __worker --emit-device: print the device entry first */
     int mpi;              /* run --mpi: one device per MPI rank, results gathered by rank 0 */
+    int allow_shared_device; /* run --mpi --allow-shared-device: ranks may share a device (marked) */
     int quiet;
     int strict;           /* run: exit 1 when a result is not ok/unsupported/inconclusive */
     int provenance_paths; /* report, run --html: absolute host paths as they are */
@@ -131,5 +132,18 @@ int cmd_tune(const cli_opts *o);
 int cmd_db(const cli_opts *o);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
+
+/* Stop signals (src/stop.c): SIGINT, SIGTERM and SIGHUP set a flag that runs honour. */
+void cli_catch_stop_signals(void);
+void cli_release_stop_signals(void);
+int cli_stop_signal(void); /* the signal that asked to stop, 0 when none */
+const volatile int *cli_stop_flag(void);
+
+/* src/worker_line.c: one line from a worker, of len bytes (it may hold NUL bytes). A result
+ * is accepted only for the benchmark `expect` (NULL: none expected); a device entry is handed
+ * over in *device (caller frees). BAD: why says what the line was, with its first bytes. */
+typedef enum cli_wline { CLI_WLINE_BAD, CLI_WLINE_DEVICE, CLI_WLINE_RESULT } cli_wline;
+cli_wline cli_worker_line(const char *line, size_t len, const char *expect, cJSON **device,
+                          clb_result *res, char *why, size_t n);
 
 #endif

@@ -1,6 +1,6 @@
 /* clbench fleet-check RESULTS.json...: flags the odd device among identical ones, from one merged
  * file (an MPI run) or many per-node files; exit 0 nothing flagged, 1 a device flagged, 2 unusable
- * input. For the prolog/epilog of a batch system. Opens no OpenCL device. */
+ * input (a device compared with itself included). For the prolog/epilog of a batch system. Opens no OpenCL device. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -34,7 +34,8 @@ int cmd_fleet_check(const cli_opts *o)
         long flags = clb_fleet_check(stdout, src, n, &fo, &d);
         if (flags < 0)
             fprintf(stderr, "clbench: fleet-check: %s\n", d.msg);
-        rc = flags < 0 ? CLI_EXIT_RUNTIME : flags > 0 ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+        rc = flags < 0 ? (d.err == CLB_ERR_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME)
+             : flags > 0 ? CLI_EXIT_FAILED : CLI_EXIT_OK;
     }
     for (size_t i = 0; docs && i < n; i++)
         cJSON_Delete(docs[i]);

@@ -3,7 +3,9 @@
  * device at the rank's node-local index (docs/fleet.md says where the local rank comes from).
  * Each rank runs its device in worker processes, as `run` does; rank 0 writes one JSON document
  * whose device entries carry node, rank and local_rank, receiving one rank's entry at a time and
- * writing it out at once, so its memory does not grow with the number of ranks. */
+ * writing it out at once, so its memory does not grow with the number of ranks. Ranks of one
+ * node never share a device unnoticed: the job exits 2 before any benchmark when two would,
+ * unless --allow-shared-device, which marks their entries and results shared_device. */
 #define _GNU_SOURCE /* sched_getaffinity, before any header */
 #include "cli.h"
 
@@ -78,8 +80,45 @@ static void pass_turn(void *arg)
         MPI_Barrier(t->node);
 }
 
-/* This rank's device entry with its results, or NULL (the reason is printed). */
-static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
+/* How many ranks of the node (this one included) run on this rank's device, 0 without one;
+ * *first: 1 when this rank is the lowest of them (it speaks for them). */
+static int ranks_on_my_device(MPI_Comm node, int node_rank, int node_size, const clb_device_ref *ref,
+                              int *first)
+{
+    long key = ref ? (long)ref->platform_index << 32 | (long)ref->device_index : -1;
+    long *keys = malloc((size_t)node_size * sizeof *keys);
+    int count = 0;
+    *first = 1;
+    if (!keys) { /* the others would wait for us in the collective below */
+        fprintf(stderr, "clbench: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_RUNTIME);
+    }
+    MPI_Allgather(&key, 1, MPI_LONG, keys, 1, MPI_LONG, node);
+    for (int i = 0; ref && i < node_size; i++)
+        if (keys[i] == key) {
+            count++;
+            *first &= i >= node_rank;
+        }
+    free(keys);
+    return count;
+}
+
+/* Adds the shared_device mark (the number of ranks on the device) to an entry and its results. */
+static void mark_shared(cJSON *entry, int ranks)
+{
+    cJSON *r;
+    cJSON_AddNumberToObject(entry, "shared_device", ranks);
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(entry, "results"))
+    {
+        cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+        if (cJSON_IsObject(params))
+            cJSON_AddNumberToObject(params, "shared_device", ranks);
+    }
+}
+
+/* This rank's device entry with its results, or NULL (the reason is printed); *refused: ranks
+ * of some node would share a device without --allow-shared-device (every rank learns it). */
+static cJSON *run_rank(const cli_opts *o, int rank, int *failed, int *refused)
 {
     cli_opts mine = *o;
     const char *explicit_dev = getenv("CLBENCH_RANK_DEVICE"), *source = "";
@@ -101,6 +140,24 @@ static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
     MPI_Comm_rank(t.node, &t.rank);
     MPI_Comm_size(t.node, &t.size);
     MPI_Allreduce(&cpu, &any_cpu, 1, MPI_INT, MPI_MAX, t.node);
+    int first = 1, sharing = ranks_on_my_device(t.node, t.rank, t.size, ref, &first);
+    int shared = sharing > 1, any_shared = 0;
+    MPI_Allreduce(&shared, &any_shared, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_shared && !o->allow_shared_device) {
+        char node[MPI_MAX_PROCESSOR_NAME];
+        int len = 0;
+        MPI_Get_processor_name(node, &len);
+        if (shared && first)
+            fprintf(stderr, "clbench: %d ranks of node %s would share one device, %u:%u (%s): %d rank(s) on "
+                            "the node, %zu device(s) selected. Start fewer ranks per node, select more "
+                            "devices (-d, --type, CLBENCH_RANK_DEVICE), or pass --allow-shared-device "
+                            "to measure them sharing it (the results are marked shared_device)\n",
+                    sharing, node, ref->platform_index, ref->device_index, ref->device_name, t.size, n);
+        *refused = 1;
+        MPI_Comm_free(&t.node);
+        clb_inventory_destroy(inv);
+        return NULL;
+    }
     cli_shared_host host = {(size_t)t.size, any_cpu, wait_turn, pass_turn, &t};
     if (ref) {
         entry = cli_run_one_device_shared(&mine, ref, t.size > 1 ? &host : NULL, failed);
@@ -113,6 +170,8 @@ static cJSON *run_rank(const cli_opts *o, int rank, int *failed)
         cJSON_AddStringToObject(entry, "local_rank_from",
                                 explicit_dev && *explicit_dev ? "CLBENCH_RANK_DEVICE" : source);
         note_affinity(entry, ref, rank);
+        if (shared)
+            mark_shared(entry, sharing);
     } else {
         *failed = 1;
         wait_turn(&t); /* the node's other ranks still count this rank's barriers */
@@ -163,10 +222,14 @@ int cmd_run_mpi(const cli_opts *o)
         return CLI_EXIT_USAGE;
     }
     MPI_Init(NULL, NULL);
-    int rank = 0, size = 1, failed = 0, any_failed = 0, rc = CLI_EXIT_OK;
+    int rank = 0, size = 1, failed = 0, any_failed = 0, rc = CLI_EXIT_OK, refused = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    cJSON *entry = run_rank(o, rank, &failed);
+    cJSON *entry = run_rank(o, rank, &failed, &refused);
+    if (refused) { /* every rank knows: nothing was measured, nothing is written */
+        MPI_Finalize();
+        return CLI_EXIT_USAGE;
+    }
     char *text = entry ? cJSON_PrintUnformatted(entry) : NULL;
     cJSON_Delete(entry);
     if (!text)

@@ -1,33 +1,16 @@
 /* clbench run: the parent picks devices and benchmarks and never opens an OpenCL context; each
  * benchmark group runs on its device in a worker process (`clbench __worker`, below) that
  * streams one JSON result per line. A worker that dies or hangs costs the benchmark it was
- * running (status crashed / timeout) and the run goes on in a fresh worker; SIGINT/SIGTERM
- * stop the run and the results finished so far are still written. */
+ * running (status crashed / timeout) and the run goes on in a fresh worker; SIGINT/SIGTERM/SIGHUP
+ * stop the run and the results finished so far are still written (src/stop.c). */
 #include "cli.h"
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MAX_WORKER_ARGS 64
-
-/* The signal that asked the run to stop (0: none). The one piece of global state: a signal
- * handler can reach nothing else. */
-static volatile int stop_signal;
-
-static void on_stop(int sig) { stop_signal = sig; }
-
-static void catch_stop_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 int cli_selected(const cli_opts *o, const clb_bench *b)
 {
@@ -146,26 +129,22 @@ static int device_lost(const clb_result *res)
            (strstr(res->reason, "CL_DEVICE_NOT_AVAILABLE") || strstr(res->reason, "CL_OUT_OF_RESOURCES"));
 }
 
-/* One line from a worker: the device entry (kept), or a result (parsed into *res: returns 1). */
-static int take_line(device_run *dr, const char *line, clb_result *res)
+/* One line from a worker, for benchmark `expect` (NULL: none is running): the device entry is
+ * kept; 1 when it is that benchmark's result (*res), 0 when the worker may go on, -1 when it
+ * broke the protocol (why says how). */
+static int take_line(device_run *dr, clb_child *c, const char *line, const char *expect,
+                     clb_result *res, char *why, size_t n)
 {
-    cJSON *j = cJSON_Parse(line);
-    if (!j)
-        return 0;
-    cJSON *dev = cJSON_DetachItemFromObjectCaseSensitive(j, "device");
-    if (dev) {
+    cJSON *dev = NULL;
+    cli_wline kind = cli_worker_line(line, clb_child_line_length(c), expect, &dev, res, why, n);
+    if (kind == CLI_WLINE_DEVICE) {
         if (!dr->entry)
             dr->entry = dev;
         else
             cJSON_Delete(dev);
-        cJSON_Delete(j);
         return 0;
     }
-    int ok = clb_result_from_json(j, res) == CLB_OK;
-    if (!ok)
-        clb_result_free(res);
-    cJSON_Delete(j);
-    return ok;
+    return kind == CLI_WLINE_RESULT ? 1 : -1;
 }
 
 /* Deadline for one benchmark without a result: --bench-timeout, else generous enough for the
@@ -184,7 +163,7 @@ static double bench_deadline(const cli_opts *o)
 static void run_batch(device_run *dr, const clb_bench **b, size_t n)
 {
     size_t done = 0, retried = (size_t)-1;
-    while (done < n && !stop_signal) {
+    while (done < n && !cli_stop_signal()) {
         const char *names[MAX_WORKER_ARGS];
         size_t k = 0;
         for (; k < n - done && k < MAX_WORKER_ARGS; k++)
@@ -200,11 +179,23 @@ static void run_batch(device_run *dr, const clb_bench **b, size_t n)
         }
         for (;;) {
             char *line = NULL;
-            clb_child_event ev = clb_child_next_line(c, bench_deadline(dr->o), &stop_signal, &line);
+            clb_child_event ev = clb_child_next_line(c, bench_deadline(dr->o), cli_stop_flag(), &line);
             if (ev == CLB_CHILD_LINE) {
                 clb_result res;
-                int got = take_line(dr, line, &res);
+                char bad[600], msg[900];
+                int got = take_line(dr, c, line, done < n ? b[done]->name : NULL, &res, bad, sizeof bad);
                 free(line);
+                if (got < 0) { /* a worker that breaks the protocol is not trusted any further */
+                    clb_child_kill(c);
+                    if (done >= n) {
+                        fprintf(stderr, "clbench: a worker sent %s after its last result\n", bad);
+                        break;
+                    }
+                    snprintf(msg, sizeof msg, "worker broke the protocol while running %s: it sent %s",
+                             b[done]->name, bad);
+                    record_lost(dr, b[done++], CLB_STATUS_ERROR, msg);
+                    break;
+                }
                 if (got && device_lost(&res) && retried != done) {
                     retried = done; /* once, in a fresh worker: this one's context is gone */
                     clb_result_free(&res);
@@ -223,7 +214,7 @@ static void run_batch(device_run *dr, const clb_bench **b, size_t n)
             char why[512], how[200];
             if (ev == CLB_CHILD_STOPPED) {
                 clb_child_kill(c);
-                snprintf(why, sizeof why, "the run was stopped by signal %d", stop_signal);
+                snprintf(why, sizeof why, "the run was stopped by signal %d", cli_stop_signal());
                 record_lost(dr, b[done++], CLB_STATUS_INTERRUPTED, why);
             } else if (done < n) {
                 int sig = clb_child_describe_end(c, how, sizeof how);
@@ -264,7 +255,7 @@ static void run_in_process(device_run *dr, const clb_bench **rows, size_t n)
         cJSON_Delete(doc);
     }
     clb_nvml_watch *nvml = clb_nvml_watch_open(dev); /* as the worker does */
-    for (size_t i = 0; i < n && !stop_signal; i++) {
+    for (size_t i = 0; i < n && !cli_stop_signal(); i++) {
         clb_result res;
         clb_nvml_watch_before(nvml);
         if (clb_bench_run(dev, rows[i], &dr->o->run, &res) != CLB_OK)
@@ -285,7 +276,7 @@ static void run_rows(device_run *dr, const clb_bench **rows, size_t n)
         return;
     }
     size_t start = 0, seen = 0;
-    for (size_t i = 1; i <= n && !stop_signal; i++) {
+    for (size_t i = 1; i <= n && !cli_stop_signal(); i++) {
         if (i < n && strcmp(rows[i]->group, rows[start]->group) == 0)
             continue;
         if (dr->progress)
@@ -351,7 +342,7 @@ static void rerun_alone(device_run *dr, const cli_opts *alone, int cpu_busy, siz
     dr->o = alone;
     const clb_bench *rows[1024];
     size_t n = select_rows(dr->o, 1, cpu_busy, rows, 1024);
-    if (n == 0 || stop_signal)
+    if (n == 0 || cli_stop_signal())
         return;
     cJSON *concurrent = dr->results;
     dr->results = cJSON_CreateArray();
@@ -392,14 +383,16 @@ cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_d
     build_worker_args(o, r, 1, NULL, 0, &w);
     if (clb_child_start(w.argv, &c, d) != CLB_OK)
         return NULL;
+    char how[600] = "";
     if (clb_child_next_line(c, bench_deadline(o), NULL, &line) == CLB_CHILD_LINE) {
-        cJSON *j = cJSON_Parse(line);
-        entry = cJSON_DetachItemFromObjectCaseSensitive(j, "device");
-        cJSON_Delete(j);
+        clb_result res;
+        if (cli_worker_line(line, clb_child_line_length(c), NULL, &entry, &res, how, sizeof how) !=
+            CLI_WLINE_DEVICE)
+            clb_child_kill(c);
     }
     if (!entry) {
-        char how[200];
-        clb_child_describe_end(c, how, sizeof how);
+        if (!how[0])
+            clb_child_describe_end(c, how, sizeof how);
         clb_diag_set(d, CLB_ERR_CL, "describing %s: %s", r->device_name, how);
     }
     free(line);
@@ -418,7 +411,6 @@ cJSON *cli_run_one_device_shared(const cli_opts *o, const clb_device_ref *ref, c
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     cli_opts conc = concurrent_opts(o);
     device_run dr = {host ? &conc : o, ref, 1, NULL, cJSON_CreateArray(), stdout, human, 0, 0, 0};
-    catch_stop_signals();
     run_device(&dr);
     if (host) {
         host->wait_turn(host->arg);
@@ -479,6 +471,10 @@ int cmd_run(const cli_opts *o)
 {
     if (o->list_benchmarks)
         return cmd_list_benchmarks();
+    if (o->allow_shared_device && !o->mpi) {
+        fprintf(stderr, "clbench: --allow-shared-device is for run --mpi (ranks sharing a device)\n");
+        return CLI_EXIT_USAGE;
+    }
     if (o->mpi)
         return cmd_run_mpi(o);
     size_t total = 0;
@@ -511,7 +507,6 @@ int cmd_run(const cli_opts *o)
         if (n > 1 && !(runs[i].out = open_memstream(&bufs[i], &lens[i])))
             runs[i].out = stdout;
     }
-    catch_stop_signals();
     run_devices(runs, n);
     cJSON *doc = want_doc ? clb_doc_create(o->argc, o->argv) : NULL;
     for (size_t i = 0; i < n; i++) {
@@ -540,14 +535,14 @@ int cmd_run(const cli_opts *o)
     free(bufs);
     free(lens);
     clb_inventory_destroy(inv);
-    if (stop_signal) {
+    if (cli_stop_signal()) {
         if (doc)
             cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(doc, "provenance"),
-                                    "interrupted_by_signal", stop_signal);
+                                    "interrupted_by_signal", cli_stop_signal());
         fprintf(stderr, "clbench: interrupted by signal %d; writing the results finished so far\n",
-                stop_signal);
+                cli_stop_signal());
         cli_finish_doc(o, doc, CLI_EXIT_OK);
-        return 128 + stop_signal;
+        return 128 + cli_stop_signal();
     }
     return cli_finish_doc(o, doc, failed && o->strict ? CLI_EXIT_FAILED : CLI_EXIT_OK);
 }

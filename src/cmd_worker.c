@@ -5,13 +5,68 @@
  * CLBENCH_FAULT=NAME:KIND (tests) makes the worker fail before benchmark NAME: KIND is segv,
  * abort, hang, exit, lost (with CLBENCH_FAULT_STATE=FILE: the device is reported lost once),
  * alloc, alloc_above=BYTES, build, stall (src/fault.c), or wrong, partial, skip (a fault planted in the kernel's output
- * before validation: --inject-fault). */
+ * before validation: --inject-fault), or a broken protocol: garbage, bigline (10 MB of it),
+ * foreign (another benchmark's result) before the real result; halfline (a torn line, then
+ * exit 0), silent (exit 0), flood (bytes without a newline until killed, about 13 MB/s), or
+ * chatter (a line on fd 1, as a driver may print: it must not reach the protocol).
+ * The protocol has its own stream: the worker's stdout as inherited; fd 1 itself is pointed at
+ * stderr, so whatever a driver prints there never mixes with the results. */
 #include "cli.h"
 
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* The protocol stream: the stdout the parent gave us (protocol_open). */
+static FILE *proto;
+
+/* Moves the protocol to a descriptor of its own and points fd 1 at stderr. */
+static int protocol_open(void)
+{
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || !(proto = fdopen(fd, "w"))) {
+        perror("clbench: worker protocol stream");
+        return -1;
+    }
+    return 0;
+}
+
+/* The protocol faults (tests/hostile/proc_protocol.sh): 1 when kind is one. A fault that lets
+ * the worker go on returns and the benchmark then runs as usual. */
+static int protocol_fault(const char *kind, const char *name)
+{
+    if (strcmp(kind, "garbage") == 0)
+        fputs("clbench worker says hello \x1b[31m\a\n", proto);
+    else if (strcmp(kind, "bigline") == 0) {
+        for (int i = 0; i < 10 * 1000 * 1000; i++)
+            fputc("garbage"[i % 7], proto);
+        fputc('\n', proto);
+    } else if (strcmp(kind, "foreign") == 0)
+        fputs("{\"name\":\"launch.nothing\",\"group\":\"launch\",\"status\":\"ok\",\"value\":1}\n", proto);
+    else if (strcmp(kind, "halfline") == 0) {
+        fprintf(proto, "{\"name\":\"%s\",\"group\":\"x\",\"status\":\"ok\",\"val", name);
+        fflush(proto);
+        _exit(0);
+    } else if (strcmp(kind, "silent") == 0)
+        _exit(0);
+    else if (strcmp(kind, "flood") == 0) {
+        static char block[65536];
+        memset(block, 'f', sizeof block);
+        for (;;) {
+            fwrite(block, 1, sizeof block, proto);
+            nanosleep(&(struct timespec){0, 5000000}, NULL);
+        }
+    } else if (strcmp(kind, "chatter") == 0) {
+        printf("a driver's message on stdout\n");
+        fflush(stdout);
+    } else
+        return 0;
+    fflush(proto);
+    return 1;
+}
 
 /* Test hook: the faults a driver can cause, on demand (docs/cli.md, tests/cli_isolation.sh). */
 /* The `lost` fault: the first worker to meet NAME (no file at CLBENCH_FAULT_STATE yet) reports
@@ -29,8 +84,8 @@ static int device_lost_once(const char *name, const char *group)
         cJSON *j = clb_result_to_json(&res);
         char *text = cJSON_PrintUnformatted(j);
         if (text)
-            printf("%s\n", text);
-        fflush(stdout);
+            fprintf(proto, "%s\n", text);
+        fflush(proto);
         free(text);
         cJSON_Delete(j);
     }
@@ -45,7 +100,9 @@ static int inject_process_fault(const char *name, const char *group)
     if (!f || strncmp(f, name, n) != 0 || f[n] != ':')
         return 0;
     const char *kind = f + n + 1;
-    fflush(stdout);
+    fflush(proto);
+    if (protocol_fault(kind, name))
+        return 0;
     if (strcmp(kind, "segv") == 0) {
         signal(SIGSEGV, SIG_DFL); /* the OpenCL runtime may have installed a handler of its own */
         raise(SIGSEGV);
@@ -88,9 +145,9 @@ static void print_line(cJSON *j)
 {
     char *text = cJSON_PrintUnformatted(j);
     if (text) {
-        fputs(text, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
+        fputs(text, proto);
+        fputc('\n', proto);
+        fflush(proto);
     }
     free(text);
 }
@@ -114,6 +171,8 @@ int cmd_worker(const cli_opts *o)
     size_t idx[CLI_MAX_DEVICES], n = 0;
     clb_device *dev = NULL;
     clb_nvml_watch *nvml = NULL; /* readings around each row, NVIDIA GPUs only */
+    if (protocol_open() != 0)
+        return CLI_EXIT_RUNTIME;
     int rc = cli_discover(o, &inv, idx, &n);
     if (rc == CLI_EXIT_OK && n != 1)
         rc = CLI_EXIT_USAGE;

@@ -4,8 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The commands that run benchmarks in workers and stop on SIGINT/SIGTERM/SIGHUP with the
+ * results so far (cli_stop_signal); the others keep the signals' default actions. */
+static int honours_stop(const char *cmd)
+{
+    static const char *const cmds[] = {"run", "suite", "recommend", "tune"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(cmd, cmds[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    cli_catch_stop_signals(); /* before anything else: no moment of a run dies without its JSON */
+    if (clb_child_bind_to_parent() != 0) {
+        fprintf(stderr, "clbench: the parent that started this worker is gone; not running\n");
+        return CLI_EXIT_RUNTIME;
+    }
     /* getopt_long permutes argv: keep the command line as typed for the provenance. */
     char **typed = malloc(((size_t)argc + 1) * sizeof *typed);
     if (!typed)
@@ -14,6 +30,8 @@ int main(int argc, char **argv)
     cli_opts o;
     int rc = cli_parse(argc, argv, &o);
     o.argv = typed;
+    if (rc != CLI_EXIT_OK || !honours_stop(o.command))
+        cli_release_stop_signals();
     if (rc == CLI_EXIT_OK)
         rc = strcmp(o.command, "list") == 0      ? cmd_list(&o)
              : strcmp(o.command, "info") == 0    ? cmd_info(&o)
@@ -27,5 +45,7 @@ int main(int argc, char **argv)
              : strcmp(o.command, "db") == 0 ? cmd_db(&o)
                                                  : cmd_run(&o);
     free(typed);
+    if (rc >= 0 && rc < 128 && cli_stop_signal()) /* stopped: the shell's convention */
+        rc = 128 + cli_stop_signal();
     return rc < 0 ? CLI_EXIT_OK : rc;
 }

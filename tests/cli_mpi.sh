@@ -14,8 +14,10 @@ if "$clb" run launch.roundtrip --mpi --json "$tmp/x.json" 2>&1 | grep -q "built 
     echo "SKIP: clbench built without MPI"; exit 77
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export POCL_MAX_PTHREAD_COUNT=1
-args="run compute.fp32.fma --quick --reps 20 --quiet --mpi"
+# Two devices (PoCL's pthread device twice), both selected: one per rank, as ranks never share
+# one (tests/hostile/proc_mpi_shared.sh).
+export POCL_MAX_PTHREAD_COUNT=1 POCL_DEVICES="pthread pthread"
+args="run compute.fp32.fma --quick --reps 20 --quiet --mpi --type cpu"
 mpirun -np 2 "$clb" $args --json "$tmp/healthy.json" --html "$tmp/healthy.html"
 python3 "$check" "$tmp/healthy.json" >/dev/null
 python3 - "$tmp/healthy.json" <<'PY' || fail "merged document"

@@ -1,7 +1,9 @@
 /* Child processes that return their results as lines of JSON (clbench.h, "child processes").
  * The parent spawns a worker with posix_spawn (no fork of a process that may hold driver
  * threads), reads one JSON document per line from a pipe with a deadline, and learns how the
- * worker ended: exit code, signal, or killed by us after the deadline. */
+ * worker ended: exit code, signal, or killed by us after the deadline. A worker never outlives
+ * the parent: it learns the parent's pid from CLBENCH_PARENT_PID and binds its life to it
+ * (clb_child_bind_to_parent). A line longer than CLB_CHILD_LINE_MAX costs the worker its life. */
 #include "internal.h"
 
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,7 +27,50 @@ struct clb_child {
     int reaped;
     int status;      /* waitpid status once reaped */
     int killed;      /* 1 when we killed it after a deadline */
+    int overlong;    /* 1 when we killed it for a line longer than CLB_CHILD_LINE_MAX */
+    size_t torn;     /* bytes of an unfinished last line, dropped at its end */
+    size_t line_len; /* length of the last line returned */
 };
+
+#define PARENT_VAR "CLBENCH_PARENT_PID"
+
+/* The environment of a child: ours, with PARENT_VAR=<our pid> in place of any inherited one.
+ * One allocation (the pointers, then the variable's text); NULL when out of memory. */
+static char **child_environ(void)
+{
+    size_t n = 0, plen = strlen(PARENT_VAR);
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 2) * sizeof *env + 48);
+    if (!env)
+        return NULL;
+    char *var = (char *)(env + n + 2);
+    snprintf(var, 48, "%s=%ld", PARENT_VAR, (long)getpid());
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], PARENT_VAR, plen) != 0 || environ[i][plen] != '=')
+            env[k++] = environ[i];
+    env[k++] = var;
+    env[k] = NULL;
+    return env;
+}
+
+int clb_child_bind_to_parent(void)
+{
+    const char *v = getenv(PARENT_VAR);
+    if (!v)
+        return 0;
+    char *end = NULL;
+    long want = strtol(v, &end, 10);
+    unsetenv(PARENT_VAR); /* not for our own children: clb_child_start sets theirs */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+        return -1;
+    /* The parent may have died before the line above: then we were re-parented already, and
+     * no death signal will come. */
+    if (!end || *end || want <= 0 || getppid() != (pid_t)want)
+        return -1;
+    return 0;
+}
 
 clb_error clb_child_start(char *const argv[], clb_child **out, clb_diag *d)
 {
@@ -42,7 +88,9 @@ clb_error clb_child_start(char *const argv[], clb_child **out, clb_diag *d)
     posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&fa, p[0]);
     posix_spawn_file_actions_addclose(&fa, p[1]);
-    int rc = posix_spawn(&c->pid, argv[0], &fa, NULL, argv, environ);
+    char **env = child_environ();
+    int rc = env ? posix_spawn(&c->pid, argv[0], &fa, NULL, argv, env) : ENOMEM;
+    free(env);
     if (rc != 0)
         CLB_FAIL(d, CLB_ERR_IO, "cannot start worker %s: %s", argv[0], strerror(rc));
     close(p[1]);
@@ -74,6 +122,7 @@ static char *take_line(clb_child *c)
         return NULL;
     memcpy(line, c->buf, n);
     line[n] = '\0';
+    c->line_len = n;
     memmove(c->buf, nl + 1, c->len - n - 1);
     c->len -= n + 1;
     return line;
@@ -114,6 +163,8 @@ static void reap(clb_child *c, int block)
         c->reaped = 1;
 }
 
+size_t clb_child_line_length(const clb_child *c) { return c->line_len; }
+
 void clb_child_kill(clb_child *c)
 {
     if (!c || c->reaped)
@@ -142,11 +193,20 @@ clb_child_event clb_child_next_line(clb_child *c, double timeout_s, const volati
             clb_child_kill(c);
             return CLB_CHILD_TIMEOUT;
         }
+        if (c->len >= CLB_CHILD_LINE_MAX) { /* no newline in the buffer (take_line above) */
+            c->overlong = 1;
+            clb_child_kill(c);
+            close(c->fd);
+            c->fd = -1;
+            c->len = 0;
+            return CLB_CHILD_ENDED;
+        }
         struct pollfd pf = {c->fd, POLLIN, 0};
         int ms = left > 1.0 ? 1000 : (int)(left * 1000.0) + 1; /* wake up to check *stop */
         int r = poll(&pf, 1, ms);
         if (r > 0 && !fill(c) && c->len && c->buf[c->len - 1] != '\n') {
             /* A last line without its newline is a torn write of a dying worker: drop it. */
+            c->torn = c->len;
             c->len = 0;
         }
     }
@@ -155,21 +215,23 @@ clb_child_event clb_child_next_line(clb_child *c, double timeout_s, const volati
 int clb_child_describe_end(clb_child *c, char *buf, size_t n)
 {
     reap(c, 1);
-    if (c->killed) {
-        snprintf(buf, n, "killed after its deadline");
-        return -1;
-    }
-    if (WIFSIGNALED(c->status)) {
-        int sig = WTERMSIG(c->status);
-        snprintf(buf, n, "worker killed by signal %d (%s)", sig, strsignal(sig));
-        return sig;
-    }
-    if (WIFEXITED(c->status)) {
-        snprintf(buf, n, "worker exited with code %d", WEXITSTATUS(c->status));
-        return 0;
-    }
-    snprintf(buf, n, "worker ended in an unknown way");
-    return 0;
+    char torn[96] = "";
+    if (c->torn)
+        snprintf(torn, sizeof torn, ", leaving an unfinished line of %zu byte(s)", c->torn);
+    int ret = 0;
+    if (c->overlong)
+        snprintf(buf, n, "worker killed: it sent a line longer than %d MiB", CLB_CHILD_LINE_MAX >> 20);
+    else if (c->killed) {
+        snprintf(buf, n, "killed after its deadline%s", torn);
+        ret = -1;
+    } else if (WIFSIGNALED(c->status)) {
+        ret = WTERMSIG(c->status);
+        snprintf(buf, n, "worker killed by signal %d (%s)%s", ret, strsignal(ret), torn);
+    } else if (WIFEXITED(c->status))
+        snprintf(buf, n, "worker exited with code %d%s", WEXITSTATUS(c->status), torn);
+    else
+        snprintf(buf, n, "worker ended in an unknown way%s", torn);
+    return ret;
 }
 
 void clb_child_destroy(clb_child *c)

@@ -6,7 +6,9 @@
  * median (1.2533 cv / sqrt(n) from the median run-to-run CV and repetitions: a fleet of
  * near-identical devices has a MAD near zero, and their own noise must not become a flag). A result
  * whose typical run-to-run CV exceeds max_cv cannot separate a fault of min_rel from noise: it
- * is reported as not judged, never flagged. */
+ * is reported as not judged, never flagged. A device is never compared with itself: two entries
+ * with one UUID, one PCI address on one node, or ranks marked sharing one device refuse the
+ * whole check (same_device_pairs). */
 #include "report.h"
 
 #include <math.h>
@@ -61,6 +63,74 @@ static void label_of(const cJSON *doc, const cJSON *dev, const char *file, fdev 
 static int same_kind(const fdev *a, const fdev *b)
 {
     return strcmp(a->name, b->name) == 0 && strcmp(a->driver, b->driver) == 0;
+}
+
+/* One thing that names a physical device; two entries with one key are one device. */
+typedef struct dev_key {
+    char key[160];
+    size_t dev;
+} dev_key;
+
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp(((const dev_key *)a)->key, ((const dev_key *)b)->key);
+}
+
+/* The keys of entry i into k (at most 3): its UUID, its PCI address on its node, and, for
+ * ranks that ran sharing a device (run --mpi --allow-shared-device), its selection on its node. */
+static size_t keys_of(const cJSON *doc, const fdev *fd, size_t i, dev_key *k)
+{
+    const cJSON *dev = fd->dev, *props = rj_obj(dev, "device");
+    const char *node = rj_str(dev, "node");
+    if (!node)
+        node = rj_str(rj_obj(rj_obj(doc, "provenance"), "host"), "hostname");
+    if (!node)
+        node = "?";
+    size_t n = 0;
+    const char *uuid = rj_str(props, "CL_DEVICE_UUID_KHR");
+    if (uuid && strspn(uuid, "0-") != strlen(uuid)) /* an all-zero UUID names nothing */
+        snprintf(k[n++].key, sizeof k->key, "UUID %s", uuid);
+    const cJSON *pci = rj_obj(props, "CL_DEVICE_PCI_BUS_INFO_KHR");
+    double dom = 0, bus = -1, slot = -1, fn = 0;
+    if (pci) {
+        rj_num(pci, "domain", &dom), rj_num(pci, "bus", &bus), rj_num(pci, "device", &slot);
+        rj_num(pci, "function", &fn);
+    } else {
+        rj_num(props, "CL_DEVICE_PCI_DOMAIN_ID_NV", &dom), rj_num(props, "CL_DEVICE_PCI_BUS_ID_NV", &bus);
+        rj_num(props, "CL_DEVICE_PCI_SLOT_ID_NV", &slot);
+    }
+    if (bus >= 0 && slot >= 0)
+        snprintf(k[n++].key, sizeof k->key, "PCI %04x:%02x:%02x.%x on %.80s", (unsigned)dom, (unsigned)bus,
+                 (unsigned)slot, (unsigned)fn, node);
+    double shared = 0, p = -1, d = -1;
+    rj_num(dev, "shared_device", &shared);
+    rj_num(rj_obj(dev, "selection"), "platform_index", &p);
+    rj_num(rj_obj(dev, "selection"), "device_index", &d);
+    if (shared > 1)
+        snprintf(k[n++].key, sizeof k->key, "device %.0f:%.0f of %.80s, shared by ranks", p, d, node);
+    for (size_t j = 0; j < n; j++)
+        k[j].dev = i;
+    return n;
+}
+
+/* Refuses (CLB_ERR_USAGE, naming both) when two entries are one physical device. */
+static clb_error same_device_pairs(const fdev *devs, const cJSON *const *docs, size_t n, clb_diag *d)
+{
+    dev_key *k = malloc((3 * n + 1) * sizeof *k);
+    size_t nk = 0;
+    if (!k)
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        nk += keys_of(docs[i], &devs[i], i, k + nk);
+    qsort(k, nk, sizeof *k, cmp_key);
+    for (size_t i = 1; i < nk && d->err == CLB_OK; i++)
+        if (strcmp(k[i - 1].key, k[i].key) == 0 && k[i - 1].dev != k[i].dev)
+            clb_diag_set(d, CLB_ERR_USAGE,
+                         "%s and %s are the same device (%s): a device compared with itself proves "
+                         "nothing (ranks sharing one device, or one result file given twice?)",
+                         devs[k[i - 1].dev].label, devs[k[i].dev].label, k[i].key);
+    free(k);
+    return d->err;
 }
 
 /* The result named rname of a device: devices of one kind list their results in the same order,
@@ -168,7 +238,10 @@ static const char *const fleet_paths[] = {
     "schema_version", "provenance/host/hostname", "devices/#/node", "devices/#/rank",
     "devices/#/selection", "devices/#/device/CL_DEVICE_NAME", "devices/#/device/CL_DRIVER_VERSION",
     "devices/#/results/#/name", "devices/#/results/#/status", "devices/#/results/#/value",
-    "devices/#/results/#/better", "devices/#/results/#/stats"};
+    "devices/#/results/#/better", "devices/#/results/#/stats", "devices/#/shared_device",
+    "devices/#/device/CL_DEVICE_UUID_KHR", "devices/#/device/CL_DEVICE_PCI_BUS_INFO_KHR",
+    "devices/#/device/CL_DEVICE_PCI_BUS_ID_NV", "devices/#/device/CL_DEVICE_PCI_SLOT_ID_NV",
+    "devices/#/device/CL_DEVICE_PCI_DOMAIN_ID_NV"};
 
 cJSON *clb_fleet_load(const char *path, clb_diag *d)
 {
@@ -188,6 +261,7 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
 {
     size_t n = 0, cap = 0, flags = 0, not_judged = 0, kinds = 0;
     fdev *devs = NULL;
+    const cJSON **docs = NULL; /* the document of each entry */
     size_t *idx = NULL;
     int *done = NULL;
     const cJSON **next = NULL;
@@ -199,13 +273,19 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
             if (n == cap) {
                 cap = cap ? 2 * cap : 64;
                 fdev *g = realloc(devs, cap * sizeof *devs);
-                if (!g)
+                if (g)
+                    devs = g;
+                const cJSON **h = g ? realloc(docs, cap * sizeof *docs) : NULL;
+                if (!h)
                     CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-                devs = g;
+                docs = h;
             }
+            docs[n] = src[i].doc;
             label_of(src[i].doc, dev, src[i].name, &devs[n++]);
         }
     }
+    if (same_device_pairs(devs, docs, n, d) != CLB_OK)
+        goto cleanup;
     idx = malloc((n ? n : 1) * sizeof *idx);
     done = calloc(n ? n : 1, sizeof *done);
     next = malloc((n ? n : 1) * sizeof *next);
@@ -232,6 +312,7 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
             n, kinds, flags, not_judged);
 cleanup:
     free(devs);
+    free(docs);
     free(idx);
     free(done);
     free(next);
