@@ -38,6 +38,12 @@ VALUED = {"ok", "throttled"}  # the statuses that carry a number
 STATS = ["n", "min", "max", "median", "mean", "stddev", "mad", "cv", "ci95", "ci95_level"]
 
 
+def median(xs):
+    """The samples' median as clbench computes it (the mean of the two middle ones for even n)."""
+    s, k = sorted(xs), len(xs) // 2
+    return s[k] if len(xs) % 2 else 0.5 * (s[k - 1] + s[k])
+
+
 def check_result(r, where):
     for k in ["name", "group", "status", "unit"]:
         need(r, k, str, where)
@@ -70,8 +76,11 @@ def check_result(r, where):
             fail(f"{where}.stats: median outside its CI")
         if samples is not None and len(samples) != stats.get("n"):
             fail(f"{where}: {len(samples)} samples but n = {stats.get('n')}")
-        if samples and abs(sorted(samples)[len(samples) // 2] - r["value"]) > abs(r["value"]) + 1e-300 and len(samples) % 2:
-            fail(f"{where}: value is not the median of the samples")
+        if samples and all(number(x) for x in samples):
+            m = median(samples)
+            for what, v in (("value", r["value"]), ("stats.median", stats.get("median"))):
+                if not (number(v) and abs(v - m) <= 1e-9 * max(abs(m), abs(v))):
+                    fail(f"{where}: {what} {v!r} is not the median {m!r} of the samples")
         if not (stats.get("min", 0) <= r["value"] <= stats.get("max", 0)):
             fail(f"{where}: value outside [min, max]")
     else:

@@ -28,7 +28,20 @@ for d in devs:
     assert d["node"] and d["local_rank"] in (0, 1) and d["local_rank_from"], d.keys()
     assert [r["status"] for r in d["results"]] == ["ok"], d["results"]
 PY
-grep -q "rank 1" "$tmp/healthy.html" || grep -q "compute.fp32.fma" "$tmp/healthy.html" || fail "no HTML report"
+# The HTML of the merged document: one column per rank, each rank's result ok in its own cell.
+python3 - "$tmp/healthy.json" "$tmp/healthy.html" <<'PY' || fail "the HTML report does not show both ranks"
+import json, re, sys
+devs = json.load(open(sys.argv[1]))["devices"]
+html = open(sys.argv[2]).read()
+sec = html[html.index('<section id="results">'):]
+sec = sec[:sec.index("</section>")]
+head = re.search(r"<tr><th>benchmark</th>(.*?)</tr>", sec).group(1)
+cols = re.findall(r"<th>(.*?)</th>", head)
+assert len(cols) == len(devs) == 2, f"{len(cols)} result columns for {len(devs)} ranks: {cols}"
+row = re.search(r"<tr><th><code>compute\.fp32\.fma</code></th>(.*?)</tr>", sec, re.S).group(1)
+cells = re.findall(r"<td>(.*?)</td>", row, re.S)
+assert len(cells) == 2 and all('<span class="st st-ok">ok</span>' in c for c in cells), f"{len(cells)} cells, not 2 ok"
+PY
 rc=0; "$clb" fleet-check "$tmp/healthy.json" --threshold 15% --max-spread 40% >"$tmp/h.txt" || rc=$?
 if [ "$rc" != 0 ]; then # a busy 2-core machine can slow one rank's short run: one more pair
     cat "$tmp/h.txt"; echo "healthy pair flagged once (exit $rc): running the pair again"

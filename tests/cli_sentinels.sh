@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # No sentinel values: the WHOLE registry in --quick on the default device (PoCL here) must
 # give no ok/throttled result whose value is negative, null/NaN, infinite, or zero for a rate
-# (unit with "/s"); a row that found nothing must say so with a status and a reason. Fails
-# also when the run produced no results. Exits 0 without --strict although rows may fail.
+# (unit with "/s"); a row that found nothing must say so with a status and a reason, and that
+# status must be one the row may give on this device (unsupported only for a capability the
+# device lacks, inconclusive only for the inference rows, throttled only for sustained.*).
+# Fails also when the run produced no results. Exits 0 without --strict although rows may fail.
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,6 +23,37 @@ res = [r for d in doc.get("devices", []) for r in d.get("results", [])]
 bad = 0
 if not res:
     print("FAIL: the run produced no results"); bad += 1
+def lacks(ext):
+    return lambda d: ext not in d.get("device", {}).get("CL_DEVICE_EXTENSIONS", "").split()
+
+
+# The only statuses other than ok a healthy run may give, each for a row and a reason it
+# can have: unsupported only where the device's own extensions confirm what is missing,
+# inconclusive only for the inference rows, throttled only for the sustained rows.
+UNSUPPORTED = [
+    ("compute.fp16.", lacks("cl_khr_fp16"), "the device has no half precision arithmetic (no cl_khr_fp16)"),
+    ("compute.int8.dot4", lacks("cl_khr_integer_dot_product"), "the device has no packed 8-bit dot product (no cl_khr_integer_dot_product)"),
+    ("", lacks("cl_khr_fp64"), "the device has no double precision (no cl_khr_fp64, CL_DEVICE_DOUBLE_FP_CONFIG is 0)"),
+]
+INCONCLUSIVE = ("branch.divergence", "latency.distance")
+THROTTLED = ("sustained.",)
+
+
+def allowed(d, r):
+    st, name, why = r.get("status"), r.get("name", ""), r.get("reason") or ""
+    if st == "unsupported":
+        return any(name.startswith(p) and cond(d) and why == text for p, cond, text in UNSUPPORTED)
+    if st == "inconclusive":
+        return name in INCONCLUSIVE and bool(why)
+    if st == "throttled":
+        return name.startswith(THROTTLED) and bool(why)
+    return st == "ok"
+
+
+for d in doc.get("devices", []):
+    for r in d.get("results", []):
+        if not allowed(d, r):
+            print(f"FAIL: {r['name']}: status {r.get('status')} ({r.get('reason')!r}) is not one this row may give here"); bad += 1
 for r in res:
     st, v, unit = r.get("status"), r.get("value"), r.get("unit") or ""
     if st not in ("ok", "throttled"):

@@ -11,8 +11,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export POCL_MAX_WORK_GROUP_SIZE=$wg XDG_CACHE_HOME=$tmp/cache
 "$clb" list 2>/dev/null | grep -qi "portable computing language\|pocl" || { echo "SKIP: no PoCL"; exit 77; }
-"$clb" run --quick --quiet --json "$tmp/quick.json" || true
-"$clb" run 'app.*' --quick --quiet --json "$tmp/app.json" || true
+# --strict: exit 1 exactly when a result is not ok, unsupported or inconclusive, which is what
+# this test asserts, so both runs must exit 0 (1: a row failed; 2, 3, 4: the run itself).
+rc1=0 rc2=0
+"$clb" run --quick --quiet --strict --json "$tmp/quick.json" || rc1=$?
+"$clb" run 'app.*' --quick --quiet --strict --json "$tmp/app.json" || rc2=$?
 python3 - "$tmp/quick.json" "$tmp/app.json" "$wg" <<'PY'
 import json, sys
 wg, bad, n = int(sys.argv[3]), [], 0
@@ -31,4 +34,5 @@ for b in bad:
 assert n > 150, f"only {n} results"
 sys.exit(1 if bad else 0)
 PY
+[ "$rc1" = 0 ] && [ "$rc2" = 0 ] || { echo "FAIL: run --strict exit $rc1 (quick), $rc2 (app.*), want 0"; exit 1; }
 echo "PASS: work-groups of at most $wg: every result ok or honestly not measured"

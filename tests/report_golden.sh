@@ -2,7 +2,8 @@
 # clbench report against golden files: CSV and Markdown of the hand-written documents in
 # tests/data must match tests/golden byte for byte; the HTML report escapes every string
 # from the JSON and shows failed and unsupported results.
-# Regenerate after an intended format change: UPDATE_GOLDEN=1 ctest -R report_golden
+# Regenerate after an intended format change: UPDATE_GOLDEN=1 ctest -R report_golden (shows the
+# diff, writes the new files and fails once; the next run passes).
 set -u
 bin=$1 src=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -14,9 +15,17 @@ for f in sample.json sample2.json; do
 done
 "$bin" report "$data/sample.json" "$data/sample2.json" --csv "$tmp/report.csv" \
     --markdown "$tmp/report.md" --html "$tmp/report.html" || { echo "FAIL: report exit $?"; fails=$((fails+1)); }
+# UPDATE_GOLDEN=1 diffs first (the diff is the review), then writes the new golden file and
+# still fails this run, so a variable left set can never turn a difference into a pass.
 for f in report.csv report.md; do
-    if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp "$tmp/$f" "$golden/$f"; fi
-    diff -u "$golden/$f" "$tmp/$f" || { echo "FAIL: $f differs from tests/golden/$f"; fails=$((fails+1)); }
+    diff -u "$golden/$f" "$tmp/$f" && continue
+    if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+        cp "$tmp/$f" "$golden/$f"
+        echo "FAIL: tests/golden/$f updated with the changes above: review them (git diff tests/golden), then rerun"
+    else
+        echo "FAIL: $f differs from tests/golden/$f (after an intended change: UPDATE_GOLDEN=1)"
+    fi
+    fails=$((fails+1))
 done
 html=$tmp/report.html
 # Escaping: the device name "<X1>" and the host's "<8 cores> & \"friends\"" must not appear raw.

@@ -62,6 +62,14 @@ cleanup:
     return d->err;
 }
 
+double app_rep_budget_s(void)
+{
+    const char *v = getenv("CLBENCH_APP_REP_BUDGET_S");
+    char *end = NULL;
+    unsigned long s = v && *v ? strtoul(v, &end, 10) : 0;
+    return end && *end == '\0' && s > 0 && s <= 86400 ? (double)s : 3.0;
+}
+
 size_t app_size(const clb_ctx *c, const char *env, size_t quick_n, size_t cpu_n, size_t gpu_n)
 {
     const char *v = getenv(env);
