@@ -39,7 +39,18 @@ clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag 
 /* "NAME:LINE:COLUMN: malformed JSON near '...'" for an error at text[pos] (pos >= len: the end). */
 clb_error clb_doc_syntax_error(const char *text, size_t len, size_t pos, const char *name, clb_diag *d);
 
-/* Writes s HTML-escaped (&, <, >, ", ') ; NULL writes nothing. */
+/* The writers of document strings (lib/report/html_text.c); each replaces invalid UTF-8 with
+ * U+FFFD, NULL writes nothing (an empty cell).
+ * html_puts: HTML text and attribute values (&, <, >, ", ' escaped; controls as U+FFFD).
+ * rep_csv_cell: one CSV cell (RFC 4180 quoting; a text starting with =, +, -, @, tab or CR gets a
+ * leading ' so that spreadsheets never read it as a formula; plain numbers stay numbers).
+ * rep_md_cell: one Markdown table cell (|, <, >, & escaped, line breaks as spaces).
+ * rep_term: terminal text, controls shown as \xHH; returns one of 8 static buffers in turn. */
 void html_puts(FILE *f, const char *s);
+void rep_csv_cell(FILE *f, const char *s);
+void rep_md_cell(FILE *f, const char *s);
+const char *rep_term(const char *s);
+/* Length (1..4) of the well-formed UTF-8 character at s, 0 when s starts an invalid sequence. */
+size_t rep_utf8_len(const char *s);
 
 #endif
