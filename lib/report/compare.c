@@ -96,11 +96,17 @@ static void compare_result(FILE *f, const cJSON *rb, const cJSON *rn, double thr
 static void compare_device(FILE *f, const cJSON *db, const cJSON *dn, double thr, cmp_tally *t)
 {
     const cJSON *rb, *rn;
+    rj_index ib, in; /* each side's results by name: one search per name, not one scan */
+    if (rj_index_build(&ib, db) != CLB_OK || rj_index_build(&in, dn) != CLB_OK) {
+        rj_index_free(&ib);
+        fputs("  out of memory\n", f);
+        return;
+    }
     fprintf(f, "\n== %s\n  %-28s %-34s %-34s %8s  %s\n", rep_term(rj_device_name(db)), "benchmark",
             "base [95% CI]", "new [95% CI]", "new/base", "verdict");
     cJSON_ArrayForEach(rb, rj_arr(db, "results")) {
         const char *name = rj_str(rb, "name");
-        const cJSON *match = name ? rj_find_result(dn, name) : NULL;
+        const cJSON *match = name ? rj_index_find(&in, name) : NULL;
         if (match)
             compare_result(f, rb, match, thr, t);
         else if (name)
@@ -108,9 +114,11 @@ static void compare_device(FILE *f, const cJSON *db, const cJSON *dn, double thr
     }
     cJSON_ArrayForEach(rn, rj_arr(dn, "results")) {
         const char *name = rj_str(rn, "name");
-        if (name && !rj_find_result(db, name))
+        if (name && !rj_index_find(&ib, name))
             fprintf(f, "  %-28s only in new\n", rep_term(name));
     }
+    rj_index_free(&ib);
+    rj_index_free(&in);
 }
 
 int clb_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold, clb_diag *d)

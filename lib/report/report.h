@@ -28,6 +28,23 @@ const cJSON *rj_devices(const cJSON *doc);
 /* The result named name in a device entry, or NULL. */
 const cJSON *rj_find_result(const cJSON *dev, const char *name);
 
+/* The results of a device entry sorted by name (lib/report/name_index.c): rj_index_find answers
+ * what rj_find_result does, in O(log n). */
+typedef struct rj_named {
+    const char *name;
+    size_t pos;
+    const cJSON *r;
+} rj_named;
+typedef struct rj_index {
+    rj_named *e;
+    size_t n;
+} rj_index;
+clb_error rj_index_build(rj_index *ix, const cJSON *dev);
+const cJSON *rj_index_find(const rj_index *ix, const char *name);
+void rj_index_free(rj_index *ix);
+/* Keeps the first of each name of e[0..n) (by pos), in pos order; returns how many remain. */
+size_t rj_named_distinct(rj_named *e, size_t n);
+
 /* Four significant digits, without exponents for the magnitudes benchmarks produce; "-" for
  * non-finite values. */
 void rj_fmt(char *buf, size_t n, double v);
