@@ -3,7 +3,7 @@
 # results, params and their keys, curves, provenance, roofline, suite) and their file names carry
 # payloads for text, attribute and SVG <title> contexts that mark the page when they run
 # (tests/hostile/report_make_docs.py). Headless Chromium renders the report; the DOM it dumps must
-# hold every payload as text and no mark, <script> or <img>.
+# hold every payload as text and no mark, <script>, <img> or event-handler attribute.
 # usage: report_injection.sh CLBENCH SOURCE_DIR. Skipped (77) when no chromium is installed.
 set -u
 bin=$1 src=$2 tmp=$(mktemp -d)
@@ -23,6 +23,11 @@ fi
 if grep -qE '<(script|img)[ >]' "$tmp/dom.html"; then
     echo "FAIL: markup from a document became an element:"; grep -oE '<(script|img)[^>]{0,80}' "$tmp/dom.html" | head -3
     fails=$((fails+1))
+fi
+# An attribute value left through an unescaped quote turns payload text into attributes of the
+# writer's element (an event handler that waits for the user): no element may carry one.
+if grep -oE '<[a-zA-Z][^<>]*[[:space:]]on[a-z]+="' "$tmp/dom.html" | head -3 | grep .; then
+    echo "FAIL: an element carries an event handler from a document"; fails=$((fails+1))
 fi
 # Each field was rendered (as text): its payload names it.
 for field in devices.0.device.CL_DEVICE_NAME devices.0.platform.CL_PLATFORM_NAME devices.0.results.1.name \
