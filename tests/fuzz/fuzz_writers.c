@@ -1,7 +1,7 @@
 /* libFuzzer harness: the report writers with an oracle. The input is split at NUL bytes into
  * strings that replace, in turn, the string values of a complete results document (device,
- * platform, results, params and a params key, curves, provenance, roofline, suite) and the file
- * names; an empty piece keeps the template's value, so that statuses like "ok" still reach every
+ * platform, results, params and a params key, curves, an app ladder, provenance, roofline,
+ * suite) and the file names; an empty piece keeps the template's value, so that statuses like "ok" still reach every
  * branch. After each '<', '"' and '\'' of a piece the harness inserts "Zq", which no writer's
  * own markup contains. Then:
  *   HTML      valid UTF-8; every '<' opens a tag of the writer (an allowed name, attributes
@@ -49,20 +49,24 @@ static const char template_doc[] =
     "ints\":[[4096,700],[65536,650],[1048576,450],[16777216,250],[268435456,240]],\"label\":\"copy\"}],\"li"
     "mit\":{\"value\":600,\"unit\":\"GB/s\",\"source\":\"db\"},\"efficiency\":70}},{\"name\":\"memory.latency\",\"group"
     "\":\"memory\",\"status\":\"invalid_result\",\"reason\":\"element 17: got 3, expected 4 (pointer chain \\\"br"
-    "oken\\\", a|b)\",\"value\":null,\"unit\":\"ns\",\"stats\":null,\"params\":{}}],\"roofline\":{\"ceilings\":[{\"name"
-    "\":\"fp32 peak\",\"kind\":\"compute\",\"value\":4000,\"unit\":\"GFLOP/s\",\"pct_of_physical\":80},{\"name\":\"dram"
-    "\",\"kind\":\"bandwidth\",\"value\":500,\"unit\":\"GB/s\"}],\"theoretical\":[{\"name\":\"fp32 limit\",\"kind\":\"com"
-    "pute\",\"value\":5000,\"unit\":\"GFLOP/s\"}],\"points\":[{\"row\":\"app.saxpy\",\"unit\":\"GFLOP/s\",\"intensity\":"
-    "0.1,\"performance\":40,\"verdict\":\"ok\",\"reason\":\"below its roof\",\"pct_of_roof\":80},{\"row\":\"app.sgem"
-    "m\",\"unit\":\"GIOP/s\",\"intensity\":50,\"performance\":3000,\"verdict\":\"invalid\",\"reason\":\"above its roo"
-    "f\",\"compute_only\":true}]}}],\"suite\":{\"suite_version\":\"1\",\"mode\":\"quick\",\"system\":{\"cpu\":\"cpu\",\"o"
-    "s\":\"Linux\",\"kernel\":\"6\",\"compiler\":\"cc\",\"clbench_git_sha\":\"abc\"},\"reference\":{\"status\":\"absent\","
-    "\"reason\":\"no reference\"},\"columns\":[{\"device\":\"GPU\",\"platform\":\"P\",\"platform_version\":\"1\",\"drive"
-    "r\":\"d\",\"device_version\":\"v\",\"variant\":\"base\",\"build_options\":\"-O3\",\"score\":{\"status\":\"void\",\"rea"
-    "son\":\"why\",\"void_app\":\"app\"},\"apps\":[{\"title\":\"Euler\",\"app\":\"euler\",\"best_opencl\":\"ocl\",\"rows\":["
-    "{\"row\":\"ocl\",\"status\":\"ok\",\"peak_s\":1,\"peak_ratio\":2},{\"row\":\"seq\",\"status\":\"error\",\"reason\":\"fa"
-    "iled\"}],\"speedups\":{\"vs_sequential\":{\"status\":\"absent\"}}}],\"omitted\":[{\"app\":\"mcpi\",\"why\":\"no de"
-    "vice\"}]}]}}";
+    "oken\\\", a|b)\",\"value\":null,\"unit\":\"ns\",\"stats\":null,\"params\":{}},{\"name\":\"app.saxpy.sequential\","
+    "\"group\":\"app\",\"status\":\"ok\",\"value\":1.5,\"unit\":\"GB/s\",\"better\":\"higher\",\"params\":{\"rung_index\":0"
+    ",\"speedup_vs_sequential\":1,\"peer_row\":\"memory.triad\",\"pct_of_triad\":50}},{\"name\":\"app.saxpy.open"
+    "cl\",\"group\":\"app\",\"status\":\"ok\",\"value\":2.5,\"unit\":\"GB/s\",\"better\":\"higher\",\"params\":{\"rung_inde"
+    "x\":1,\"speedup_vs_sequential\":2,\"peer_row\":\"memory.triad\",\"pct_of_triad\":50}}],\"roofline\":{\"ceili"
+    "ngs\":[{\"name\":\"fp32 peak\",\"kind\":\"compute\",\"value\":4000,\"unit\":\"GFLOP/s\",\"pct_of_physical\":80},{"
+    "\"name\":\"dram\",\"kind\":\"bandwidth\",\"value\":500,\"unit\":\"GB/s\"}],\"theoretical\":[{\"name\":\"fp32 limit\""
+    ",\"kind\":\"compute\",\"value\":5000,\"unit\":\"GFLOP/s\"}],\"points\":[{\"row\":\"app.saxpy\",\"unit\":\"GFLOP/s\","
+    "\"intensity\":0.1,\"performance\":40,\"verdict\":\"ok\",\"reason\":\"below its roof\",\"pct_of_roof\":80},{\"ro"
+    "w\":\"app.sgemm\",\"unit\":\"GIOP/s\",\"intensity\":50,\"performance\":3000,\"verdict\":\"invalid\",\"reason\":\"a"
+    "bove its roof\",\"compute_only\":true}]}}],\"suite\":{\"suite_version\":\"1\",\"mode\":\"quick\",\"system\":{\"c"
+    "pu\":\"cpu\",\"os\":\"Linux\",\"kernel\":\"6\",\"compiler\":\"cc\",\"clbench_git_sha\":\"abc\"},\"reference\":{\"statu"
+    "s\":\"absent\",\"reason\":\"no reference\"},\"columns\":[{\"device\":\"GPU\",\"platform\":\"P\",\"platform_version"
+    "\":\"1\",\"driver\":\"d\",\"device_version\":\"v\",\"variant\":\"base\",\"build_options\":\"-O3\",\"score\":{\"status\""
+    ":\"void\",\"reason\":\"why\",\"void_app\":\"app\"},\"apps\":[{\"title\":\"Euler\",\"app\":\"euler\",\"best_opencl\":\"o"
+    "cl\",\"rows\":[{\"row\":\"ocl\",\"status\":\"ok\",\"peak_s\":1,\"peak_ratio\":2},{\"row\":\"seq\",\"status\":\"error\","
+    "\"reason\":\"failed\"}],\"speedups\":{\"vs_sequential\":{\"status\":\"absent\"}}}],\"omitted\":[{\"app\":\"mcpi\","
+    "\"why\":\"no device\"}]}]}}";
 
 enum { MAX_PIECES = 64 };
 

@@ -4,7 +4,9 @@
 #         and the numbers stay numbers, every row has the header's number of cells;
 #   term  compare, fleet-check and the suite summary send no ESC, BEL or other control byte from
 #         a document to the terminal (shown as \xHH instead);
-#   utf8  invalid UTF-8 from a document becomes U+FFFD in the HTML, CSV and Markdown.
+#   utf8  invalid UTF-8 from a document becomes U+FFFD in the HTML, CSV and Markdown;
+#   md    the Markdown has no '<' (markup as entities), a reason with a pipe and a line break
+#         stays one cell, every results row has 13 cell borders.
 # usage: report_cells.sh CLBENCH SOURCE_DIR MODE
 set -u
 bin=$1 src=$2 mode=$3 tmp=$(mktemp -d)
@@ -65,5 +67,25 @@ utf8)
     [ $fails = 0 ] && echo "PASS: HTML, CSV and Markdown are valid UTF-8"
     exit $((fails > 0))
     ;;
-*) echo "usage: $0 CLBENCH SOURCE_DIR csv|term|utf8"; exit 2 ;;
+md)
+    "$bin" report "$doc" --markdown "$tmp/r.md" || { echo "FAIL: report --markdown exit $?"; exit 1; }
+    python3 - "$tmp/r.md" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n")
+fails = ["'<' in line %d: %s" % (i + 1, l[:80]) for i, l in enumerate(lines) if "<" in l]
+table = [l for l in lines[:lines.index("")] if l.startswith("|")] if "" in lines else []
+fails += ["row without 13 cell borders: %s" % l[:80] for l in table
+          if sum(1 for k, c in enumerate(l) if c == "|" and (k == 0 or l[k - 1] != "\\")) != 13]
+if len(table) < 3:
+    fails.append("no results table")
+if not any("&lt;i&gt;x&lt;/i&gt; next line" in l for l in table):
+    fails.append("the reason with markup and a line break is not one escaped cell")
+for f in fails:
+    print("FAIL:", f)
+if not fails:
+    print("PASS: %d table rows, markup escaped" % len(table))
+sys.exit(1 if fails else 0)
+PY
+    ;;
+*) echo "usage: $0 CLBENCH SOURCE_DIR csv|term|utf8|md"; exit 2 ;;
 esac

@@ -81,11 +81,14 @@ def make_cells(sample, out):
     bad = "bad\udcff\udcfe utf8"  # lone surrogates: written below as raw invalid bytes
     r = d["results"]
     r[0]["unit"] = "+cmd|' /C calc'!A0"
-    r[1]["reason"], r[1]["status"] = "@SUM(1+1)*cmd|' /C calc'!A0", "error"
+    r[1]["reason"], r[1]["status"] = "@SUM(1+1)*cmd|' /C calc'!A0 <i>x</i>\nnext line", "error"
     r[2]["name"] = "-3.5"
     r[2]["unit"] = "-2+3"
     r[3]["reason"], r[3]["status"] = bad, "error"
     r[4]["status"], r[4]["value"] = "ok", -1.25
+    for i, rung in enumerate(("seq", "ocl|<b>1</b>")):  # an app ladder (Markdown and terminal)
+        r.append({"name": "app.<i>e</i>x." + rung, "group": "app", "status": "error\x1b[2J",
+                  "reason": "<img src=x>", "unit": "s<u>", "params": {"rung_index": i, "peer_row": "<p>peak"}})
     text = json.dumps(doc, ensure_ascii=False)
     raw = text.encode("utf-8", "surrogateescape")
     open(os.path.join(out, "cells.json"), "wb").write(raw)
