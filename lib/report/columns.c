@@ -1,32 +1,34 @@
-/* Columns (devices) and rows (result names) of a report over several documents. */
+/* Columns (devices) and rows (result names) of a report over several documents. Every lookup
+ * goes through a per-column name index, so that a report stays O(n log n) in its results. */
 #include "report_cols.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int known_name(const rep_cols *c, const char *name)
+/* The distinct result names over all columns, in first-seen order. */
+static clb_error collect_names(rep_cols *c)
 {
-    for (size_t i = 0; i < c->nnames; i++)
-        if (strcmp(c->names[i], name) == 0)
-            return 1;
-    return 0;
-}
-
-/* Adds the result names of one device not seen before. */
-static clb_error add_names(rep_cols *c, const cJSON *dev)
-{
-    const cJSON *r;
-    cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
-        const char *s = rj_str(r, "name");
-        if (!s || known_name(c, s))
-            continue;
-        const char **grown = realloc(c->names, (c->nnames + 1) * sizeof *grown);
-        if (!grown)
-            return CLB_ERR_NOMEM;
-        c->names = grown;
-        c->names[c->nnames++] = s;
+    size_t total = 0, k = 0;
+    for (size_t i = 0; i < c->n; i++)
+        total += c->col[i].ix.n;
+    rj_named *all = malloc((total ? total : 1) * sizeof *all);
+    if (!all)
+        return CLB_ERR_NOMEM;
+    for (size_t i = 0; i < c->n; i++) {
+        const cJSON *r;
+        cJSON_ArrayForEach(r, rj_arr(c->col[i].dev, "results")) {
+            const char *s = rj_str(r, "name");
+            if (s)
+                all[k] = (rj_named){s, k, r}, k++;
+        }
     }
-    return CLB_OK;
+    k = rj_named_distinct(all, k);
+    c->names = malloc((k ? k : 1) * sizeof *c->names);
+    for (size_t i = 0; c->names && i < k; i++)
+        c->names[i] = all[i].name;
+    c->nnames = c->names ? k : 0;
+    free(all);
+    return c->names ? CLB_OK : CLB_ERR_NOMEM;
 }
 
 clb_error rep_cols_build(rep_cols *c, const clb_report_src *src, size_t n)
@@ -41,21 +43,32 @@ clb_error rep_cols_build(rep_cols *c, const clb_report_src *src, size_t n)
     for (size_t i = 0; i < n; i++) {
         const cJSON *dev;
         cJSON_ArrayForEach(dev, rj_devices(src[i].doc)) {
-            c->col[c->n].src = i;
-            c->col[c->n].dev = dev;
-            c->col[c->n].name = rj_device_name(dev);
-            if (add_names(c, dev) != CLB_OK) {
+            rep_col *col = &c->col[c->n++];
+            col->src = i;
+            col->dev = dev;
+            col->name = rj_device_name(dev);
+            if (rj_index_build(&col->ix, dev) != CLB_OK) {
                 rep_cols_free(c);
                 return CLB_ERR_NOMEM;
             }
-            c->n++;
         }
+    }
+    if (collect_names(c) != CLB_OK) {
+        rep_cols_free(c);
+        return CLB_ERR_NOMEM;
     }
     return CLB_OK;
 }
 
+const cJSON *rep_find(const rep_col *col, const char *name)
+{
+    return rj_index_find(&col->ix, name);
+}
+
 void rep_cols_free(rep_cols *c)
 {
+    for (size_t i = 0; i < c->n; i++)
+        rj_index_free(&c->col[i].ix);
     free(c->col);
     free(c->names);
     memset(c, 0, sizeof *c);

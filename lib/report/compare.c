@@ -1,4 +1,5 @@
-/* clbench compare: NEW/BASE ratios per common result and a regression verdict. */
+/* clbench compare: NEW/BASE ratios per common result and a regression verdict. Strings from the
+ * documents reach the terminal through rep_term (no control sequences). */
 #include "report.h"
 
 #include <math.h>
@@ -89,27 +90,35 @@ static void compare_result(FILE *f, const cJSON *rb, const cJSON *rn, double thr
     }
     side(sb, sizeof sb, &b);
     side(sn, sizeof sn, &x);
-    fprintf(f, "  %-28s %-34s %-34s %8s  %s\n", b.name, sb, sn, ratio_s, verdict);
+    fprintf(f, "  %-28s %-34s %-34s %8s  %s\n", rep_term(b.name), rep_term(sb), rep_term(sn), ratio_s, verdict);
 }
 
 static void compare_device(FILE *f, const cJSON *db, const cJSON *dn, double thr, cmp_tally *t)
 {
     const cJSON *rb, *rn;
-    fprintf(f, "\n== %s\n  %-28s %-34s %-34s %8s  %s\n", rj_device_name(db), "benchmark",
+    rj_index ib, in; /* each side's results by name: one search per name, not one scan */
+    if (rj_index_build(&ib, db) != CLB_OK || rj_index_build(&in, dn) != CLB_OK) {
+        rj_index_free(&ib);
+        fputs("  out of memory\n", f);
+        return;
+    }
+    fprintf(f, "\n== %s\n  %-28s %-34s %-34s %8s  %s\n", rep_term(rj_device_name(db)), "benchmark",
             "base [95% CI]", "new [95% CI]", "new/base", "verdict");
     cJSON_ArrayForEach(rb, rj_arr(db, "results")) {
         const char *name = rj_str(rb, "name");
-        const cJSON *match = name ? rj_find_result(dn, name) : NULL;
+        const cJSON *match = name ? rj_index_find(&in, name) : NULL;
         if (match)
             compare_result(f, rb, match, thr, t);
         else if (name)
-            fprintf(f, "  %-28s only in base\n", name);
+            fprintf(f, "  %-28s only in base\n", rep_term(name));
     }
     cJSON_ArrayForEach(rn, rj_arr(dn, "results")) {
         const char *name = rj_str(rn, "name");
-        if (name && !rj_find_result(db, name))
-            fprintf(f, "  %-28s only in new\n", name);
+        if (name && !rj_index_find(&ib, name))
+            fprintf(f, "  %-28s only in new\n", rep_term(name));
     }
+    rj_index_free(&ib);
+    rj_index_free(&in);
 }
 
 int clb_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold, clb_diag *d)
@@ -130,11 +139,11 @@ int clb_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold,
         if (dn)
             compare_device(f, db, dn, threshold, &t);
         else
-            fprintf(f, "\n== %s: only in base\n", rj_device_name(db));
+            fprintf(f, "\n== %s: only in base\n", rep_term(rj_device_name(db)));
     }
     cJSON_ArrayForEach(db, rj_devices(next)) {
         if (!match_device(next, db, base))
-            fprintf(f, "\n== %s: only in new\n", rj_device_name(db));
+            fprintf(f, "\n== %s: only in new\n", rep_term(rj_device_name(db)));
     }
     int suite_cols = clb_suite_compare(f, base, next, threshold, &t.regressions); /* suite documents */
     if (t.common == 0 && suite_cols == 0) {

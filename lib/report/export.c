@@ -10,58 +10,24 @@ static const char *const columns[] = {"file", "device", "name", "status", "value
                                       "median", "ci95_lo", "ci95_hi", "cv", "n", "reason"};
 enum { NCOL = sizeof columns / sizeof columns[0] };
 
-/* RFC 4180 (with Unix line ends): quoted when the field holds a comma, quote or line break; quotes doubled. */
-static void csv_field(FILE *f, const char *s)
+static void sep(FILE *f, int fmt, int i)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    fputs(fmt == FMT_CSV ? (i ? "," : "") : (i ? " | " : "| "), f);
 }
 
-/* Pipes escaped, line breaks as spaces (one table row per result), and <, >, & as entities:
- * Markdown renderers pass HTML through. */
-static void md_field(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', f);
-        else
-            fputc(*s, f);
-    }
-}
-
+/* A text cell from a document: through the writers of lib/report/html_text.c. */
 static void field(FILE *f, int fmt, int i, const char *s)
 {
-    if (fmt == FMT_CSV) {
-        fputs(i ? "," : "", f);
-        csv_field(f, s);
-    } else {
-        fputs(i ? " | " : "| ", f);
-        md_field(f, s);
-    }
+    sep(f, fmt, i);
+    (fmt == FMT_CSV ? rep_csv_cell : rep_md_cell)(f, s);
 }
 
+/* A number cell: printed here, never neutralized (-3.5 stays a number). */
 static void num_field(FILE *f, int fmt, int i, int has, double v)
 {
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.6g", v);
-    field(f, fmt, i, has && isfinite(v) ? buf : "");
+    sep(f, fmt, i);
+    if (has && isfinite(v))
+        fprintf(f, "%.6g", v);
 }
 
 static void row(FILE *f, int fmt, const char *file, const char *dev, const cJSON *r)

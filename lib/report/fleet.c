@@ -186,7 +186,7 @@ static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, cons
     if (cv > o->max_cv) {
         (*not_judged)++;
         if (o->verbose)
-            fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rname,
+            fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rep_term(rname),
                     100 * cv, 100 * o->max_cv);
         goto cleanup;
     }
@@ -202,7 +202,7 @@ static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, cons
             rj_fmt(v, sizeof v, s[i].v);
             rj_fmt(med, sizeof med, ref);
             fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n",
-                    devs[s[i].dev].label, rname, v, 100 * fabs(rel), rel < 0 ? "below" : "above",
+                    rep_term(devs[s[i].dev].label), rep_term(rname), v, 100 * fabs(rel), rel < 0 ? "below" : "above",
                     k == 2 ? "its peer's" : "the fleet median", med, z, k);
             flags++;
         }
@@ -301,7 +301,7 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
                 done[j] = 1;
             }
         kinds++;
-        fprintf(f, "== %zu x %s (driver %s)\n", k, devs[i].name, *devs[i].driver ? devs[i].driver : "?");
+        fprintf(f, "== %zu x %s (driver %s)\n", k, rep_term(devs[i].name), *devs[i].driver ? rep_term(devs[i].driver) : "?");
         if (k < 2) {
             fprintf(f, "not judged: a single device of its kind has no peer to compare with\n");
             continue;

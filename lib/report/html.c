@@ -301,8 +301,8 @@ static void results(FILE *f, const rep_cols *c, const clb_report_src *src, size_
         html_puts(f, c->names[k]);
         fputs("</code></th>", f);
         for (size_t i = 0; i < c->n; i++)
-            result_cell(f, rj_find_result(c->col[i].dev, c->names[k]),
-                        c->n > 1 ? rj_find_result(c->col[0].dev, c->names[k]) : NULL, strip);
+            result_cell(f, rep_find(&c->col[i], c->names[k]),
+                        c->n > 1 ? rep_find(&c->col[0], c->names[k]) : NULL, strip);
         fputs("</tr>\n", f);
     }
     if (c->nnames == 0)

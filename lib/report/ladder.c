@@ -28,12 +28,16 @@ static double order(const cJSON *r, size_t pos)
     return rj_num(rj_obj(r, "params"), "rung_index", &i) ? i : 1e6 + (double)pos;
 }
 
+/* Names and statuses come from documents: escaped for Markdown, controls shown on a terminal. */
 static void cell(FILE *f, int md, int width, const char *s)
 {
-    if (md)
-        fprintf(f, "| %s ", s);
-    else
-        fprintf(f, "%*s", width, s);
+    if (md) {
+        fputs("| ", f);
+        rep_md_cell(f, s);
+        fputs(" ", f);
+    } else {
+        fprintf(f, "%*s", width, rep_term(s));
+    }
 }
 
 static void num_cell(FILE *f, int md, int width, const cJSON *params, const char *key, const char *fmt)
@@ -57,15 +61,30 @@ static void line(FILE *f, int md, const cJSON *r)
     if (ok && x.has_value)
         rj_fmt(val, sizeof val, x.value);
     if (md)
-        fprintf(f, "| %s ", rung);
+        cell(f, md, 0, rung);
     else
-        fprintf(f, "  %-22s", rung);
+        fprintf(f, "  %-22s", rep_term(rung));
     cell(f, md, 15, x.status);
     cell(f, md, 12, val);
     num_cell(f, md, 14, ok ? p : NULL, "speedup_vs_sequential", "%.2f");
     num_cell(f, md, 12, ok ? p : NULL, "speedup_vs_previous_rung", "%.2f");
     num_cell(f, md, 11, ok ? p : NULL, rj_num(p, "pct_of_triad", &(double){0}) ? "pct_of_triad" : "pct_of_compute_peak", "%.1f");
     fputs(md ? "|\n" : "\n", f);
+}
+
+/* "Ladder: APP on DEVICE (UNIT; % of PEER)", each name escaped for its output. */
+static void title(FILE *f, int md, const char *app, const char *device, const char *unit, const char *peer)
+{
+    const char *text[] = {md ? "\n### Ladder: " : "\n-- ladder: ", " on ", " (", "; % of ", md ? ")\n\n" : ")\n"};
+    const char *name[] = {app, device, unit, peer};
+    for (size_t i = 0; i < 4; i++) {
+        fputs(text[i], f);
+        if (md)
+            rep_md_cell(f, name[i]);
+        else
+            fputs(rep_term(name[i]), f);
+    }
+    fputs(text[4], f);
 }
 
 /* The title names the unit and the peak row the percentages refer to (the rows' peer_row). */
@@ -77,8 +96,7 @@ static void header(FILE *f, int md, const char *app, const char *device, const c
         unit = *unit ? unit : u ? u : "";
         peer = peer ? peer : pr;
     }
-    fprintf(f, md ? "\n### Ladder: %s on %s (%s; %% of %s)\n\n" : "\n-- ladder: %s on %s (%s; %% of %s)\n",
-            app, device, unit, peer ? peer : "peak");
+    title(f, md, app, device, unit, peer ? peer : "peak");
     if (md) {
         fputs("| rung | status | value | x sequential | x previous rung | % of peak |\n"
               "| --- | --- | ---: | ---: | ---: | ---: |\n", f);

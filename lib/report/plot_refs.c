@@ -61,11 +61,11 @@ static const cJSON *peer_ceiling(const cJSON *rl, const char *name, const char *
 
 static void device_refs(const rep_col *col, int many, const char *name, const char *unit, rep_refs *o)
 {
-    const cJSON *r = rj_find_result(col->dev, name), *pr;
+    const cJSON *r = rep_find(col, name), *pr;
     const char *peer = rj_str(rj_obj(r, "params"), "peer_row"), *dev = many ? col->name : NULL;
     char what[96];
     add_ref(o, limit_of(col->dev, r, name, unit), 1, dev, "physical limit", unit);
-    pr = peer ? rj_find_result(col->dev, peer) : NULL;
+    pr = peer ? rep_find(col, peer) : NULL;
     if (pr && rj_str(pr, "status") && strcmp(rj_str(pr, "status"), "ok") == 0 && rj_str(pr, "unit") &&
         strcmp(rj_str(pr, "unit"), unit) == 0) {
         double v = NAN;
@@ -90,7 +90,7 @@ void rep_plot_refs(const rep_cols *c, const char *name, const char *unit, rep_re
 {
     o->n = 0;
     for (size_t i = 0; i < c->n; i++) {
-        const char *st = rj_str(rj_find_result(c->col[i].dev, name), "status");
+        const char *st = rj_str(rep_find(&c->col[i], name), "status");
         if (st && strcmp(st, "ok") == 0)
             device_refs(&c->col[i], c->n > 1, name, unit, o);
     }

@@ -28,6 +28,23 @@ const cJSON *rj_devices(const cJSON *doc);
 /* The result named name in a device entry, or NULL. */
 const cJSON *rj_find_result(const cJSON *dev, const char *name);
 
+/* The results of a device entry sorted by name (lib/report/name_index.c): rj_index_find answers
+ * what rj_find_result does, in O(log n). */
+typedef struct rj_named {
+    const char *name;
+    size_t pos;
+    const cJSON *r;
+} rj_named;
+typedef struct rj_index {
+    rj_named *e;
+    size_t n;
+} rj_index;
+clb_error rj_index_build(rj_index *ix, const cJSON *dev);
+const cJSON *rj_index_find(const rj_index *ix, const char *name);
+void rj_index_free(rj_index *ix);
+/* Keeps the first of each name of e[0..n) (by pos), in pos order; returns how many remain. */
+size_t rj_named_distinct(rj_named *e, size_t n);
+
 /* Four significant digits, without exponents for the magnitudes benchmarks produce; "-" for
  * non-finite values. */
 void rj_fmt(char *buf, size_t n, double v);
@@ -42,7 +59,18 @@ clb_error clb_doc_trailing_error(const char *text, size_t len, size_t pos, const
 /* Bytes of a UTF-8 byte order mark at the start of text (3 or 0): every reader skips it. */
 size_t clb_doc_skip_bom(const char *text, size_t len);
 
-/* Writes s HTML-escaped (&, <, >, ", ') ; NULL writes nothing. */
+/* The writers of document strings (lib/report/html_text.c); each replaces invalid UTF-8 with
+ * U+FFFD, NULL writes nothing (an empty cell).
+ * html_puts: HTML text and attribute values (&, <, >, ", ' escaped; controls as U+FFFD).
+ * rep_csv_cell: one CSV cell (RFC 4180 quoting; a text starting with =, +, -, @, tab or CR gets a
+ * leading ' so that spreadsheets never read it as a formula; plain numbers stay numbers).
+ * rep_md_cell: one Markdown table cell (|, <, >, & escaped, line breaks as spaces).
+ * rep_term: terminal text, controls shown as \xHH; returns one of 8 static buffers in turn. */
 void html_puts(FILE *f, const char *s);
+void rep_csv_cell(FILE *f, const char *s);
+void rep_md_cell(FILE *f, const char *s);
+const char *rep_term(const char *s);
+/* Length (1..4) of the well-formed UTF-8 character at s, 0 when s starts an invalid sequence. */
+size_t rep_utf8_len(const char *s);
 
 #endif

@@ -8,6 +8,7 @@ typedef struct rep_col {
     size_t src;        /* index of the input document */
     const cJSON *dev;  /* its device entry */
     const char *name;  /* device name (borrowed) */
+    rj_index ix;       /* its results by name */
 } rep_col;
 
 typedef struct rep_cols {
@@ -19,6 +20,8 @@ typedef struct rep_cols {
 
 clb_error rep_cols_build(rep_cols *c, const clb_report_src *src, size_t n);
 void rep_cols_free(rep_cols *c);
+/* The result named name in a column (rj_find_result through the column's index). */
+const cJSON *rep_find(const rep_col *col, const char *name);
 
 /* HTML sections (lib/report/html.c, lib/report/summary.c). */
 void rep_html_status(FILE *f, const char *st, const char *reason);

@@ -333,7 +333,9 @@ static void points(FILE *f, const roof_frame *fr, const cJSON *rl, label_set *ls
                 verdict_color(v));
         point_label(label, sizeof label, p);
         html_puts(f, label);
-        fprintf(f, ": %.4g %s at %.4g flop/byte; ", perf, rj_str(p, "unit") ? rj_str(p, "unit") : "", ai);
+        fprintf(f, ": %.4g ", perf);
+        html_puts(f, rj_str(p, "unit"));
+        fprintf(f, " at %.4g flop/byte; ", ai);
         html_puts(f, v ? v : "?");
         fputs(": ", f);
         html_puts(f, rj_str(p, "reason"));

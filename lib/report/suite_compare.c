@@ -113,8 +113,8 @@ int clb_suite_compare(FILE *f, const cJSON *base, const cJSON *next, double thre
     fprintf(f, "\nsuite scores (95%% bootstrap intervals, %u resamples of the runs, fixed seed)\n", BOOT_ITERS);
     cJSON_ArrayForEach(cb, rj_arr(rj_obj(base, "suite"), "columns")) {
         const cJSON *cn = find_column(cols_n, cb);
-        fprintf(f, "== %s, variant %s\n", rj_str(cb, "device") ? rj_str(cb, "device") : "?",
-                rj_str(cb, "variant") ? rj_str(cb, "variant") : "?");
+        fprintf(f, "== %s, variant %s\n", rj_str(cb, "device") ? rep_term(rj_str(cb, "device")) : "?",
+                rj_str(cb, "variant") ? rep_term(rj_str(cb, "variant")) : "?");
         if (!cn) {
             fputs("  only in base\n", f);
             continue;

@@ -12,6 +12,12 @@ static const char *str_or(const cJSON *o, const char *key, const char *dflt)
     return s && *s ? s : dflt;
 }
 
+/* str_or for the terminal: control characters from the document shown, never sent. */
+static const char *ts(const cJSON *o, const char *key, const char *dflt)
+{
+    return rep_term(str_or(o, key, dflt));
+}
+
 /* A number with 4 significant digits, or the text of why it is absent. */
 static void num(char *buf, size_t n, const cJSON *o, const char *key, const char *absent)
 {
@@ -28,26 +34,26 @@ static void print_system(FILE *f, const cJSON *s)
     double cpus = 0;
     rj_num(sys, "online_cpus", &cpus);
     fprintf(f, "clbench suite %s, mode %s\nSystem information\n  CPU        %s (%g online)\n",
-            str_or(s, "suite_version", "?"), str_or(s, "mode", "?"), str_or(sys, "cpu", "?"), cpus);
-    fprintf(f, "  OS         %s %s\n  compiler   %s\n", str_or(sys, "os", "?"), str_or(sys, "kernel", ""),
-            str_or(sys, "compiler", "?"));
+            ts(s, "suite_version", "?"), ts(s, "mode", "?"), ts(sys, "cpu", "?"), cpus);
+    fprintf(f, "  OS         %s %s\n  compiler   %s\n", ts(sys, "os", "?"), ts(sys, "kernel", ""),
+            ts(sys, "compiler", "?"));
     cJSON_ArrayForEach(c, rj_arr(s, "columns")) {
-        fprintf(f, "  device     %s | %s | driver %s | %s\n", str_or(c, "device", "?"),
-                str_or(c, "platform_version", "?"), str_or(c, "driver", "?"), str_or(c, "device_version", "?"));
+        fprintf(f, "  device     %s | %s | driver %s | %s\n", ts(c, "device", "?"),
+                ts(c, "platform_version", "?"), ts(c, "driver", "?"), ts(c, "device_version", "?"));
     }
     if (strcmp(str_or(ref, "status", ""), "ok") == 0)
-        fprintf(f, "  reference  version %s, %s\n", str_or(ref, "version", "?"),
-                str_or(rj_obj(ref, "provenance"), "machine", "?"));
+        fprintf(f, "  reference  version %s, %s\n", ts(ref, "version", "?"),
+                ts(rj_obj(ref, "provenance"), "machine", "?"));
     else
-        fprintf(f, "  reference  %s\n", str_or(ref, "reason", "absent"));
+        fprintf(f, "  reference  %s\n", ts(ref, "reason", "absent"));
 }
 
 static void print_score(FILE *f, const cJSON *sc)
 {
     char p[32], a[32], pg[32], ag[32];
     if (strcmp(str_or(sc, "status", ""), "ok") != 0) {
-        fprintf(f, "Score: VOID%s%s: %s\n", rj_str(sc, "void_app") ? " by " : "", str_or(sc, "void_app", ""),
-                str_or(sc, "reason", ""));
+        fprintf(f, "Score: VOID%s%s: %s\n", rj_str(sc, "void_app") ? " by " : "", ts(sc, "void_app", ""),
+                ts(sc, "reason", ""));
         return;
     }
     num(p, sizeof p, sc, "peak", "-");
@@ -62,7 +68,7 @@ static void print_row(FILE *f, const char *title, const cJSON *r, const char *be
     char pk[32], pr[32], av[32], ar[32], sd[32], nm[120];
     snprintf(nm, sizeof nm, "%s%s", str_or(r, "row", "?"), best && strcmp(best, str_or(r, "row", "")) == 0 ? " *" : "");
     if (strcmp(str_or(r, "status", ""), "ok") != 0) {
-        fprintf(f, "%-13s %-40s %s: %s\n", title, nm, str_or(r, "status", "?"), str_or(r, "reason", ""));
+        fprintf(f, "%-13s %-40s %s: %s\n", rep_term(title), rep_term(nm), ts(r, "status", "?"), ts(r, "reason", ""));
         return;
     }
     num(pk, sizeof pk, r, "peak_s", "-");
@@ -70,7 +76,7 @@ static void print_row(FILE *f, const char *title, const cJSON *r, const char *be
     num(av, sizeof av, r, "avg_s", "-");
     num(ar, sizeof ar, r, "avg_ratio", "-");
     num(sd, sizeof sd, r, "std_s", "-");
-    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s\n", title, nm, pk, pr, av, ar, sd);
+    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s\n", rep_term(title), rep_term(nm), pk, pr, av, ar, sd);
 }
 
 /* "12.3x / 11.9x" (peak / average) or why there is none. */
@@ -90,8 +96,8 @@ static void speedup_text(char *buf, size_t n, const cJSON *sp)
 static void print_column(FILE *f, const cJSON *c)
 {
     const cJSON *app, *r;
-    fprintf(f, "\n== %s [%s], variant %s (build options: %s)\n", str_or(c, "device", "?"), str_or(c, "platform", "?"),
-            str_or(c, "variant", "base"), str_or(c, "build_options", "none"));
+    fprintf(f, "\n== %s [%s], variant %s (build options: %s)\n", ts(c, "device", "?"), ts(c, "platform", "?"),
+            ts(c, "variant", "base"), ts(c, "build_options", "none"));
     print_score(f, rj_obj(c, "score"));
     fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s\n", "app", "row (* best OpenCL, scored)", "peak time s",
             "ratio", "avg time s", "ratio", "std dev s");
@@ -109,10 +115,10 @@ static void print_column(FILE *f, const cJSON *c)
         speedup_text(s1, sizeof s1, rj_obj(sp, "vs_sequential"));
         speedup_text(s2, sizeof s2, rj_obj(sp, "vs_pthreads"));
         speedup_text(s3, sizeof s3, rj_obj(sp, "vs_cuda"));
-        fprintf(f, "  %-51s %-20s %-20s %s\n", str_or(app, "title", "?"), s1, s2, s3);
+        fprintf(f, "  %-51s %-20s %-20s %s\n", ts(app, "title", "?"), rep_term(s1), rep_term(s2), rep_term(s3));
     }
     cJSON_ArrayForEach(r, rj_arr(c, "omitted"))
-        fprintf(f, "omitted: %s: %s\n", str_or(r, "app", "?"), str_or(r, "why", ""));
+        fprintf(f, "omitted: %s: %s\n", ts(r, "app", "?"), ts(r, "why", ""));
 }
 
 void clb_suite_print(FILE *f, const cJSON *summary)

@@ -285,7 +285,7 @@ static int same_unit(const cJSON *curve, const char *unit)
 static void collect(plot_set *ps, const rep_cols *c, const char *name, const char *unit)
 {
     for (size_t i = 0; i < c->n; i++) {
-        const cJSON *r = rj_find_result(c->col[i].dev, name), *p = rj_obj(r, "params"), *curve;
+        const cJSON *r = rep_find(&c->col[i], name), *p = rj_obj(r, "params"), *curve;
         const char *st = rj_str(r, "status");
         if (!p || !st || strcmp(st, "ok") != 0) /* only validated numbers are plotted */
             continue;
@@ -299,25 +299,28 @@ static void collect(plot_set *ps, const rep_cols *c, const char *name, const cha
 
 enum { MAX_UNITS = 8 };
 
+static void add_unit(const cJSON *curve, const char **units, size_t *n)
+{
+    if (!cJSON_IsObject(curve))
+        return;
+    const char *u = rj_str(curve, "y_unit");
+    u = u ? u : "";
+    size_t j = 0;
+    while (j < *n && strcmp(units[j], u) != 0)
+        j++;
+    if (j == *n && *n < MAX_UNITS)
+        units[(*n)++] = u;
+}
+
 /* The distinct y units of a result's curves over every device, in first-seen order. */
 static size_t curve_units(const rep_cols *c, const char *name, const char **units)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->n; i++) {
-        const cJSON *p = rj_obj(rj_find_result(c->col[i].dev, name), "params"), *curve;
-        const cJSON *one = rj_obj(p, "curve");
-        for (int k = -1; k < cJSON_GetArraySize(rj_arr(p, "curves")); k++) {
-            curve = k < 0 ? one : cJSON_GetArrayItem(rj_arr(p, "curves"), k);
-            if (!cJSON_IsObject(curve))
-                continue;
-            const char *u = rj_str(curve, "y_unit");
-            u = u ? u : "";
-            size_t j = 0;
-            while (j < n && strcmp(units[j], u) != 0)
-                j++;
-            if (j == n && n < MAX_UNITS)
-                units[n++] = u;
-        }
+        const cJSON *p = rj_obj(rep_find(&c->col[i], name), "params"), *curve;
+        add_unit(rj_obj(p, "curve"), units, &n);
+        cJSON_ArrayForEach(curve, rj_arr(p, "curves"))
+            add_unit(curve, units, &n);
     }
     return n;
 }

@@ -15,13 +15,11 @@ typedef struct plot_frame {
     double base;           /* 0: linear x; 10, or 2 for sizes in bytes (ticks at 1Ki, 1Mi) */
 } plot_frame;
 
-/* Point i of a curve when both coordinates are finite (and x > 0 on a log axis). */
-static int point_at(const cJSON *points, int i, double base, double *x, double *y)
+/* Point p ([x, y, ...]) of a curve when both coordinates are finite (and x > 0 on a log axis).
+ * Curves are walked once through their children: indexing a cJSON array is linear. */
+static int point_at(const cJSON *p, double base, double *x, double *y)
 {
-    const cJSON *p = cJSON_GetArrayItem(points, i);
-    if (!cJSON_IsArray(p) || cJSON_GetArraySize(p) < 2)
-        return 0;
-    const cJSON *a = cJSON_GetArrayItem(p, 0), *b = cJSON_GetArrayItem(p, 1);
+    const cJSON *a = cJSON_IsArray(p) ? p->child : NULL, *b = a ? a->next : NULL;
     if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b))
         return 0;
     *x = a->valuedouble;
@@ -41,10 +39,10 @@ static int frame_of(const clb_plot_series *s, size_t n, double base, plot_frame 
     fr->x0 = fr->y0 = INFINITY;
     fr->x1 = fr->y1 = -INFINITY;
     for (size_t k = 0; k < n; k++) {
-        const cJSON *pts = rj_arr(s[k].curve, "points");
-        for (int i = 0; i < cJSON_GetArraySize(pts); i++) {
+        const cJSON *p;
+        cJSON_ArrayForEach(p, rj_arr(s[k].curve, "points")) {
             double x, y;
-            if (!point_at(pts, i, base, &x, &y))
+            if (!point_at(p, base, &x, &y))
                 continue;
             any = 1;
             fr->x0 = fmin(fr->x0, x);
@@ -188,17 +186,17 @@ static void axis_label(FILE *f, const cJSON *curve, const char *name_key, const 
 
 static void series(FILE *f, const plot_frame *fr, const cJSON *curve, const char *color)
 {
-    const cJSON *pts = rj_arr(curve, "points");
+    const cJSON *pts = rj_arr(curve, "points"), *p;
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
-    for (int i = 0; i < cJSON_GetArraySize(pts); i++) {
+    cJSON_ArrayForEach(p, pts) {
         double x, y;
-        if (point_at(pts, i, fr->base, &x, &y))
+        if (point_at(p, fr->base, &x, &y))
             fprintf(f, "%.1f,%.1f ", px(fr, x), py(fr, y));
     }
     fputs("\"/>\n", f);
-    for (int i = 0; i < cJSON_GetArraySize(pts); i++) {
+    cJSON_ArrayForEach(p, pts) {
         double x, y;
-        if (point_at(pts, i, fr->base, &x, &y)) /* the title is the hover text */
+        if (point_at(p, fr->base, &x, &y)) /* the title is the hover text */
             fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"><title>%.6g, %.6g"
                        "</title></circle>", px(fr, x), py(fr, y), color,
                     fr->base > 0 ? pow(fr->base, x) : x, y);
