@@ -54,7 +54,10 @@ static const clbcu_api *twin_api(clb_ctx *c, clb_diag *d)
     char why[2048], name[512], err[512];
     const clbcu_api *api = NULL;
     clb_diag_clear(d);
-    if (!clb_contains_nocase(r->platform_name, "NVIDIA") || !(r->type & CL_DEVICE_TYPE_GPU))
+    /* CLBENCH_CUDA_ANY_DEVICE=1: any device, for tests with a host-side module (tests/fake_cuda_twins.c) */
+    const char *any = getenv("CLBENCH_CUDA_ANY_DEVICE");
+    if (!(any && strcmp(any, "1") == 0) &&
+        (!clb_contains_nocase(r->platform_name, "NVIDIA") || !(r->type & CL_DEVICE_TYPE_GPU)))
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "CUDA twins run only on NVIDIA GPUs (this is %s on %s)",
                  r->device_name, r->platform_name);
     if (!(api = clb_cuda_api(why, sizeof why)))
