@@ -3,7 +3,8 @@
 given, default the first two seen); the median ratio, a 95 % bootstrap interval of the median
 (4000 resamples, fixed seed) and the distribution-free interval of the median from order
 statistics (its confidence printed: with 5 pairs it is 1 - 2/2^5 = 93.8 %, the widest there is).
-Pairs where either run failed (exit != 0) are left out and counted.
+Pairs where either run failed (exit != 0) are left out and counted. B may name several runs of
+the pair joined by ',' (e.g. gpu,cpu): the denominator is the longest of them.
 usage: ab_summary.py TIMES.txt [A B]"""
 import math, random, statistics, sys
 
@@ -14,10 +15,11 @@ for i, name, t0, t1, rc in rows:
     pairs.setdefault(i, {})[name] = (float(t1) - float(t0), int(rc))
 ratios, wa, wb = [], [], []
 for i, p in sorted(pairs.items(), key=lambda kv: int(kv[0])):
-    if len(p) < 2 or any(rc for _, rc in p.values()):
+    bs = names[1].split(",")
+    if names[0] not in p or any(x not in p for x in bs) or any(rc for _, rc in p.values()):
         failed += 1
         continue
-    a, b = p[names[0]][0], p[names[1]][0]
+    a, b = p[names[0]][0], max(p[x][0] for x in bs)
     wa.append(a), wb.append(b), ratios.append(a / b)
 n = len(ratios)
 if n == 0:

@@ -12,6 +12,10 @@
 #   iso    the isolation overhead in ISO_PAIRS (5) interleaved pairs: `clbench run -d GPU --quick`
 #          with worker processes against CLBENCH_ISOLATION=off (peers/ab_pairs.sh; summary by
 #          peers/ab_summary.py), no new pair after ISO_MAX_S (300) s
+#   suite  clbench suite --quick on the GPU (the "vs CUDA" column with the twins and cuBLAS)
+#   fleet  --all-devices against the longer of the two single-device runs, FLEET_PAIRS (5) rounds
+#          of `clbench run --quick FLEET_ROWS` (default compute.fp32.fma memory.triad; a bounded
+#          subset) on GPU and CPU alone and on both, the order rotating; one discarded warm-up
 set -u
 out=$1 bd=$2; shift 2
 mkdir -p "$out"
@@ -50,6 +54,28 @@ for s in "$@"; do
              isolated "CLBENCH_ISOLATION=on $clb run -d $gpu --quick --quiet" \
              in_process "CLBENCH_ISOLATION=off $clb run -d $gpu --quick --quiet"
          python3 "$here/ab_summary.py" "$out/iso/times.txt" isolated in_process | tee "$out/iso/summary.txt" ;;
+    suite) timeout "${SUITE_LIMIT:-240}" "$clb" suite --quick -d "$gpu" --json "$out/suite.json" >"$out/suite.txt" 2>&1
+           echo "exit $?" >>"$out/suite.txt" ;;
+    fleet) cpu=$("$clb" list | awk '/^Platform #/{p=substr($2,2,length($2)-2); plat=$0}
+               /Device #/{d=$3; sub("#","",d); sub(":","",d); if (plat ~ /Portable/) {print p":"d; exit}}')
+           rows=${FLEET_ROWS:-compute.fp32.fma memory.triad}
+           mkdir -p "$out/fleet"
+           "$clb" run --all-devices --quick --quiet $rows >/dev/null 2>&1 # warm-up: kernels built and cached
+           now() { date +%s.%N; }
+           fl() { local t0 t1 rc=0; t0=$(now); "$clb" run "$@" --quick --quiet --json "$out/fleet/$name-$i.json" $rows >/dev/null 2>>"$out/fleet/stderr.txt" || rc=$?; t1=$(now); echo "$i $name $t0 $t1 $rc" >>"$out/fleet/times.txt"; }
+           st=$SECONDS
+           for ((i = 0; i < ${FLEET_PAIRS:-5}; i++)); do
+               [ $((SECONDS - st)) -ge "${FLEET_MAX_S:-240}" ] && break
+               for k in 0 1 2; do
+                   case $(( (i + k) % 3 )) in
+                   0) name=all; fl --all-devices ;;
+                   1) name=gpu; fl -d "$gpu" ;;
+                   2) name=cpu; fl -d "$cpu" ;;
+                   esac
+               done
+           done
+           echo "rows: $rows; gpu $gpu cpu $cpu" >"$out/fleet/commands.txt"
+           python3 "$(cd "$(dirname "$0")" && pwd)/ab_summary.py" "$out/fleet/times.txt" all gpu,cpu | tee "$out/fleet/summary.txt" ;;
     *) echo "unknown section $s" ;;
     esac
     echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$out/devices.txt"
