@@ -636,7 +636,7 @@ cJSON *clb_fleet_load(const char *path, clb_diag *d);
 #define CLB_SUITE_MAX_ENV 3
 typedef struct clb_suite_app {
     const char *app, *title;  /* "sgemm", "GEMM" */
-    const char *sequential, *pthreads, *cuda; /* row names (cuda may be NULL) */
+    const char *sequential, *pthreads, *cuda; /* row names (cuda: space-separated, the best ok one compared; may be NULL) */
     const char *opencl;       /* space-separated globs of the scored OpenCL rows */
     const char *env[CLB_SUITE_MAX_ENV], *quick[CLB_SUITE_MAX_ENV], *full[CLB_SUITE_MAX_ENV];
     /* Seconds per suite problem per unit of tau (tau = 1/value for rates, value for times);

@@ -98,8 +98,14 @@ static size_t app_rows(const cli_opts *o, int first, int base, const char **rows
             continue;
         if (first)
             add_row(rows, &n, a->pthreads);
-        if (base)
-            add_row(rows, &n, a->cuda);
+        if (base && a->cuda) { /* space-separated: the twin and the vendor library */
+            char names[256];
+            snprintf(names, sizeof names, "%s", a->cuda);
+            for (char *save = NULL, *nm = strtok_r(names, " ", &save); nm; nm = strtok_r(NULL, " ", &save))
+                for (size_t k = 0; k < clb_bench_count(); k++)
+                    if (strcmp(clb_bench_at(k)->name, nm) == 0)
+                        add_row(rows, &n, clb_bench_at(k)->name); /* the registry's string outlives names */
+        }
         char globs[256];
         snprintf(globs, sizeof globs, "%s", a->opencl);
         for (char *save = NULL, *g = strtok_r(globs, " ", &save); g; g = strtok_r(NULL, " ", &save))

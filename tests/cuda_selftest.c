@@ -87,7 +87,7 @@ static int check_gemm(const clbcu_api *api, int dbl, int variant)
             worst = r > worst ? r : worst;
         }
 #undef AT
-    snprintf(what, sizeof what, "%s.%s", dbl ? "dgemm" : "sgemm", variant ? "cublas" : "cuda");
+    snprintf(what, sizeof what, "%s.%s%.0d", dbl ? "dgemm" : "sgemm", variant == 1 ? "cublas" : "cuda", variant > 1 ? variant - 2 : 0);
     snprintf(detail, sizeof detail, "n %zu, worst error %.2g of the bound", n, worst);
     ok = report(what, rc, err, t, ok && worst <= 1, detail);
     free(a), free(b), free(c);
@@ -142,7 +142,7 @@ static long long find(const char *text, size_t tn, const char *p, size_t pn)
 static int check_strmatch(const clbcu_api *api)
 {
     enum { NP = 5, PL = 100 };
-    size_t tn = 300007, at[NP] = {123457, 777, tn - PL, 0, 0};
+    size_t tn = 300007, at[NP] = {123457, 4096 * 3 - 50, tn - PL, 0, 0}; /* 1: across a 4096-start tile border */
     char *text = malloc(tn), pats[NP * PL], detail[256];
     long long pos[NP] = {-2, -2, -2, -2, -2}, want[NP] = {-2, -2, -2, -2, -2};
     double t[REPS];
@@ -226,8 +226,8 @@ int main(void)
     int ok = api->device_name(name, sizeof name, err, sizeof err) == 0;
     printf("device_name    %s  %s\n", ok ? "PASS" : "FAIL", ok ? name : err);
     ok &= check_saxpy(api);
-    for (int dbl = 0; dbl < 2; dbl++)
-        for (int v = 0; v < 2; v++)
+    for (int dbl = 0; dbl < 2; dbl++) /* own, cuBLAS, then every shape of the own kernel */
+        for (int v = 0; v < 2 + (dbl ? CLBCU_DGEMM_SHAPES : CLBCU_SGEMM_SHAPES); v++)
             ok &= check_gemm(api, dbl, v);
     ok &= check_mcpi(api);
     ok &= check_strmatch(api);

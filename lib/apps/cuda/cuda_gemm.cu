@@ -1,97 +1,179 @@
-/* The GEMM twins: C = A B, row-major n x n. Variant 0 is the CUDA form of the OpenCL ladder's
- * blocked rungs (lib/apps/gemm/gemm_rungs.cl: a TSM x TSN tile per block over TSK-deep slices in
- * shared memory, A stored transposed, WPTM x WPTN outputs per thread in registers strided by the
- * block's extent, two buffers with one barrier per slice). Variant 1 is cuBLAS, loaded with
+/* The GEMM twins: C = A B, row-major n x n. Variant 0 is the CUDA form of the OpenCL rows'
+ * fastest kernel on NVIDIA GPUs, the warp tiles of lib/apps/gemm/gemm_rungs.cl, at the shapes
+ * their tuner picks there. Variant 1 is cuBLAS, loaded with
  * dlopen, row-major through the transpose trick (C^T = B^T A^T in column-major). */
 #include "cuda_common.cuh"
 
+#include <cuda_pipeline.h>
 #include <dlfcn.h>
 
-template <int TSM, int TSN, int TSK, int WPTM, int WPTN> struct tile_cfg {
-    enum { RTSM = TSM / WPTM, RTSN = TSN / WPTN, NT = RTSM * RTSN };
+/* Vectors of N elements of T: the 16-byte global loads (float4, double2) and the fragments. */
+template <typename T, int N> struct vec;
+template <> struct vec<float, 4> { typedef float4 type; };
+template <> struct vec<double, 2> { typedef double2 type; };
+/* Between a vector and registers, by component (no cast of a local array, which would put it in
+ * local memory). */
+__device__ __forceinline__ static void unpack(float *d, float4 v) { d[0] = v.x; d[1] = v.y; d[2] = v.z; d[3] = v.w; }
+__device__ __forceinline__ static void unpack(double *d, double2 v) { d[0] = v.x; d[1] = v.y; }
+__device__ __forceinline__ static void pack(float4 *v, const float *s) { *v = make_float4(s[0], s[1], s[2], s[3]); }
+__device__ __forceinline__ static void pack(double2 *v, const double *s) { *v = make_double2(s[0], s[1]); }
+
+/* The warp-tile kernel of the OpenCL rows app.*gemm.warp_tiles / .tuned (gemm_rungs.cl, family
+ * 3): a block of NT threads computes a BM x BN block of C over BK-deep slices; thread (ty, tx)
+ * owns TM x TN outputs as FV x FV groups, its rows g BM / GM + ty FV + i, its columns
+ * h BN / GN + tx FV + j, read as FV-vectors from shared memory (A stored transposed, As[k][m],
+ * rows padded by 4 against bank conflicts of the transposed stores); a warp lies over a
+ * (32 / LN) x LN patch of threads. The next slice is fetched from global memory (16-byte
+ * vectors, coalesced) into registers while the current one is used, then stored into the other
+ * buffer (DB 1, one barrier per slice) or, with one buffer (DB 0), after a barrier; DB 2 is DB 1
+ * with B's slice copied straight into shared memory by cp.async (no registers; the OpenCL rows
+ * have no such copy). Each output
+ * is one fma chain over k = 0 .. n - 1 in order. n is a multiple of BM, BN and BK (the caller
+ * pads). MINB: blocks per SM the register allocation must allow (__launch_bounds__). */
+template <typename T, int BM, int BN, int BK, int TM, int TN, int FV, int LN, int DB> struct wcfg {
+    enum {
+        WRN = BN / TN, NT = (BM / TM) * WRN, GM = TM / FV, GN = TN / FV, VW = 16 / (int)sizeof(T),
+        AS = BM + 4, LA = (BM * BK / VW + NT - 1) / NT, LB = (BK * BN / VW + NT - 1) / NT, NB = DB ? 2 : 1
+    };
 };
 
-/* Slice k0 of A (TSM x TSK, stored As[k][m]) and B (TSK x TSN) into shared memory; elements
- * outside the matrix are 0, so any n works. */
-template <typename T, int TSM, int TSN, int TSK, int NT>
-__device__ static void load_slice(const T *__restrict__ A, const T *__restrict__ B, int n, int m0,
-                                  int n0, int k0, int tid, T *As, T *Bs)
+template <typename T, int BM, int BN, int BK, int TM, int TN, int FV, int LN, int DB, int MINB>
+__global__ void __launch_bounds__(wcfg<T, BM, BN, BK, TM, TN, FV, LN, DB>::NT, MINB)
+gemm_warp(int n, const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ C)
 {
+    typedef wcfg<T, BM, BN, BK, TM, TN, FV, LN, DB> W;
+    typedef typename vec<T, W::VW>::type ldv;
+    typedef typename vec<T, FV>::type frag;
+    __shared__ __align__(16) T As[W::NB][BK][W::AS];
+    __shared__ __align__(16) T Bs[W::NB][BK][BN];
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
+    const int ty = w / (W::WRN / LN) * (32 / LN) + lane / LN, tx = w % (W::WRN / LN) * LN + lane % LN;
+    const size_t n0 = blockIdx.x * (size_t)BN, m0 = blockIdx.y * (size_t)BM, ld = (size_t)n;
+    T acc[TM][TN], pa[W::LA][W::VW], pb[W::LB][W::VW];
 #pragma unroll
-    for (int v = tid; v < TSM * TSK; v += NT) {
-        int r = v / TSK, c = v % TSK, gm = m0 + r, gk = k0 + c;
-        As[c * TSM + r] = gm < n && gk < n ? A[(size_t)gm * n + gk] : T(0);
-    }
+    for (int i = 0; i < TM; i++)
 #pragma unroll
-    for (int v = tid; v < TSK * TSN; v += NT) {
-        int r = v / TSN, c = v % TSN, gk = k0 + r, gn = n0 + c;
-        Bs[r * TSN + c] = gk < n && gn < n ? B[(size_t)gk * n + gn] : T(0);
-    }
-}
-
-template <typename T, int TSM, int TSN, int TSK, int WPTM, int WPTN>
-__global__ void __launch_bounds__(tile_cfg<TSM, TSN, TSK, WPTM, WPTN>::NT)
-gemm_blocked(int n, const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ C)
-{
-    typedef tile_cfg<TSM, TSN, TSK, WPTM, WPTN> cfg;
-    __shared__ T As[2][TSK * TSM], Bs[2][TSK * TSN];
-    int tx = threadIdx.x, ty = threadIdx.y, tid = ty * cfg::RTSN + tx;
-    int n0 = blockIdx.x * TSN, m0 = blockIdx.y * TSM, slices = (n + TSK - 1) / TSK;
-    T acc[WPTM][WPTN];
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = T(0);
+    auto fetch = [&](int k0, int buf) {
 #pragma unroll
-    for (int wm = 0; wm < WPTM; wm++)
+        for (int l = 0; l < W::LA; l++) {
+            int v = tid + l * W::NT, r = v / (BK / W::VW), c = (v % (BK / W::VW)) * W::VW;
+            if (v < BM * BK / W::VW)
+                unpack(pa[l], *(const ldv *)(A + (m0 + r) * ld + k0 + c));
+        }
 #pragma unroll
-        for (int wn = 0; wn < WPTN; wn++)
-            acc[wm][wn] = T(0);
-    load_slice<T, TSM, TSN, TSK, cfg::NT>(A, B, n, m0, n0, 0, tid, As[0], Bs[0]);
+        for (int l = 0; l < W::LB; l++) {
+            int v = tid + l * W::NT, r = v / (BN / W::VW), c = (v % (BN / W::VW)) * W::VW;
+            if (v < BK * BN / W::VW) {
+                const T *src = B + (size_t)(k0 + r) * ld + n0 + c;
+                if (DB == 2)
+                    __pipeline_memcpy_async(&Bs[buf][r][c], src, 16);
+                else
+                    unpack(pb[l], *(const ldv *)src);
+            }
+        }
+        if (DB == 2)
+            __pipeline_commit();
+    };
+    auto store = [&](int buf) {
+#pragma unroll
+        for (int l = 0; l < W::LA; l++) {
+            int v = tid + l * W::NT, r = v / (BK / W::VW), c = (v % (BK / W::VW)) * W::VW;
+            if (v < BM * BK / W::VW)
+#pragma unroll
+                for (int e = 0; e < W::VW; e++)
+                    As[buf][c + e][r] = pa[l][e];
+        }
+#pragma unroll
+        for (int l = 0; l < W::LB; l++) {
+            int v = tid + l * W::NT, r = v / (BN / W::VW), c = (v % (BN / W::VW)) * W::VW;
+            if (DB != 2 && v < BK * BN / W::VW)
+                pack((ldv *)&Bs[buf][r][c], pb[l]);
+        }
+        if (DB == 2)
+            __pipeline_wait_prior(0);
+    };
+    const int slices = n / BK;
+    fetch(0, 0);
+    store(0);
     __syncthreads();
     for (int t = 0; t < slices; t++) {
-        int cur = t & 1;
+        const int cur = DB ? t & 1 : 0;
         if (t + 1 < slices)
-            load_slice<T, TSM, TSN, TSK, cfg::NT>(A, B, n, m0, n0, (t + 1) * TSK, tid, As[cur ^ 1], Bs[cur ^ 1]);
+            fetch((t + 1) * BK, cur ^ 1);
 #pragma unroll
-        for (int k = 0; k < TSK; k++) {
-            T breg[WPTN];
+        for (int k = 0; k < BK; k++) {
+            T a[TM], b[TN];
 #pragma unroll
-            for (int wn = 0; wn < WPTN; wn++)
-                breg[wn] = Bs[cur][k * TSN + tx + wn * cfg::RTSN];
+            for (int g = 0; g < W::GM; g++)
+                unpack(&a[g * FV], *(const frag *)&As[cur][k][g * (BM / W::GM) + ty * FV]);
 #pragma unroll
-            for (int wm = 0; wm < WPTM; wm++) {
-                T a = As[cur][k * TSM + ty + wm * cfg::RTSM];
+            for (int h = 0; h < W::GN; h++)
+                unpack(&b[h * FV], *(const frag *)&Bs[cur][k][h * (BN / W::GN) + tx * FV]);
 #pragma unroll
-                for (int wn = 0; wn < WPTN; wn++)
-                    acc[wm][wn] = fma(a, breg[wn], acc[wm][wn]);
-            }
+            for (int i = 0; i < TM; i++)
+#pragma unroll
+                for (int j = 0; j < TN; j++)
+                    acc[i][j] = fma(a[i], b[j], acc[i][j]);
+        }
+        if (t + 1 < slices) { /* uniform over the block */
+            if (!DB)
+                __syncthreads(); /* every thread done reading the one buffer */
+            store(DB ? cur ^ 1 : 0);
         }
         __syncthreads();
     }
 #pragma unroll
-    for (int wm = 0; wm < WPTM; wm++)
+    for (int g = 0; g < W::GM; g++)
 #pragma unroll
-        for (int wn = 0; wn < WPTN; wn++) {
-            int i = m0 + ty + wm * cfg::RTSM, j = n0 + tx + wn * cfg::RTSN;
-            if (i < n && j < n)
-                C[(size_t)i * n + j] = acc[wm][wn];
-        }
+        for (int i = 0; i < FV; i++)
+#pragma unroll
+            for (int h = 0; h < W::GN; h++)
+                pack((frag *)(C + (m0 + g * (BM / W::GM) + ty * FV + i) * ld + n0 + h * (BN / W::GN) + tx * FV),
+                     &acc[g * FV + i][h * FV]);
 }
 
-/* SGEMM: 128 x 128 tiles, 8 deep, 8 x 8 outputs per thread (256 threads); DGEMM: 64 x 64 x 16,
- * 4 x 4 per thread (256 threads): the shapes the ladder's tuner picks on NVIDIA GPUs. */
-template <typename T> struct own_shape;
-template <> struct own_shape<float> {
-    enum { TSM = 128, TSN = 128, TSK = 8, WPTM = 8, WPTN = 8 };
-};
-template <> struct own_shape<double> {
-    enum { TSM = 64, TSN = 64, TSK = 16, WPTM = 4, WPTN = 4 };
-};
-
-template <typename T> static cudaError_t launch_own(int n, const T *a, const T *b, T *c)
+template <typename T, int BM, int BN, int BK, int TM, int TN, int FV, int LN, int DB, int MINB>
+static cudaError_t launch_warp(int n, const T *a, const T *b, T *c)
 {
-    typedef own_shape<T> s;
-    dim3 block(s::TSN / s::WPTN, s::TSM / s::WPTM);
-    dim3 grid((unsigned)((n + s::TSN - 1) / s::TSN), (unsigned)((n + s::TSM - 1) / s::TSM));
-    gemm_blocked<T, s::TSM, s::TSN, s::TSK, s::WPTM, s::WPTN><<<grid, block>>>(n, a, b, c);
+    typedef wcfg<T, BM, BN, BK, TM, TN, FV, LN, DB> W;
+    dim3 grid((unsigned)(n / BN), (unsigned)(n / BM));
+    gemm_warp<T, BM, BN, BK, TM, TN, FV, LN, DB, MINB><<<grid, W::NT>>>(n, a, b, c);
     return cudaPeekAtLastError();
+}
+
+/* The own kernel's shapes, in the order of CLBCU_SGEMM_SHAPES / CLBCU_DGEMM_SHAPES
+ * (cuda_twins.h): the OpenCL rows' winners on NVIDIA GPUs (docs/results/gemm.md) and their
+ * neighbours; the row screens them on the device (each one validated) and keeps the fastest.
+ * quantum: n is padded to a multiple of it. */
+template <typename T> struct own_shape {
+    int quantum;
+    cudaError_t (*launch)(int n, const T *a, const T *b, T *c);
+};
+static const own_shape<float> sgemm_shapes[CLBCU_SGEMM_SHAPES] = {
+    {128, launch_warp<float, 128, 128, 16, 8, 8, 4, 8, 1, 2>},
+    {128, launch_warp<float, 128, 128, 8, 8, 8, 4, 8, 1, 2>},
+    {128, launch_warp<float, 128, 64, 16, 8, 8, 4, 8, 1, 3>},
+    {128, launch_warp<float, 128, 64, 8, 8, 8, 4, 8, 1, 3>},
+    {128, launch_warp<float, 128, 128, 16, 8, 8, 4, 8, 1, 1>},
+    {128, launch_warp<float, 128, 128, 16, 8, 8, 4, 8, 2, 2>},
+    {128, launch_warp<float, 128, 128, 8, 8, 8, 4, 8, 2, 2>},
+};
+static const own_shape<double> dgemm_shapes[CLBCU_DGEMM_SHAPES] = {
+    {128, launch_warp<double, 64, 128, 8, 8, 8, 2, 8, 1, 1>},
+    {128, launch_warp<double, 64, 128, 16, 8, 8, 2, 8, 0, 1>},
+    {128, launch_warp<double, 128, 128, 8, 8, 8, 2, 8, 1, 1>},
+    {128, launch_warp<double, 64, 128, 8, 8, 8, 2, 8, 2, 1>},
+};
+template <typename T> static const own_shape<T> *own(int shape);
+template <> const own_shape<float> *own<float>(int shape)
+{
+    return shape >= 0 && shape < CLBCU_SGEMM_SHAPES ? &sgemm_shapes[shape] : NULL;
+}
+template <> const own_shape<double> *own<double>(int shape)
+{
+    return shape >= 0 && shape < CLBCU_DGEMM_SHAPES ? &dgemm_shapes[shape] : NULL;
 }
 
 /* ---- cuBLAS by dlopen: the few entry points, with plain C types (cublas_api.h) ---- */
@@ -169,16 +251,21 @@ static cudaError_t blas_gemm(const blas *b, int n, const double *a, const double
                : cudaErrorUnknown;
 }
 
+/* The own kernel (variant 0: shape 0; variant 2 + i: shape i) runs on np x np matrices (n padded
+ * with zeros to the shape's quantum), cuBLAS (variant 1) on n x n; the result comes back n x n. */
 template <typename T>
 static int gemm(int variant, size_t n, const T *a, const T *b, T *c, unsigned reps, double *times_s,
                 char *err, size_t errlen)
 {
-    int rc = 0, ni = (int)n;
-    size_t bytes = n * n * sizeof(T);
+    int rc = 0;
+    const own_shape<T> *sh = own<T>(variant == 0 ? 0 : variant - 2);
+    size_t np = sh ? (n + (size_t)sh->quantum - 1) / (size_t)sh->quantum * (size_t)sh->quantum : n,
+           row = n * sizeof(T), prow = np * sizeof(T), bytes = np * prow;
     T *da = NULL, *db = NULL, *dc = NULL;
     blas bl = {NULL, NULL, NULL, NULL};
-    if (n == 0 || n > 46340 || (variant != 0 && variant != 1))
-        CU_FAIL("gemm: variant %d at n = %zu is not supported (variant 0 or 1, n in 1 .. 46340)", variant, n);
+    if (n == 0 || np > 46336 || (!sh && variant != 1))
+        CU_FAIL("gemm: variant %d at n = %zu is not supported (0, 1 or 2 + a shape of cuda_twins.h; n in 1 .. 46336)",
+                variant, n);
     if (cu_select(err, errlen) != 0 || (variant == 1 && blas_open(&bl, sizeof(T) == 8, err, errlen) != 0)) {
         rc = 1; /* the reason is in err */
         goto cleanup;
@@ -186,14 +273,16 @@ static int gemm(int variant, size_t n, const T *a, const T *b, T *c, unsigned re
     CU(cudaMalloc(&da, bytes));
     CU(cudaMalloc(&db, bytes));
     CU(cudaMalloc(&dc, bytes));
-    CU(cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice));
-    CU(cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice));
+    CU(cudaMemset(da, 0, bytes));
+    CU(cudaMemset(db, 0, bytes));
+    CU(cudaMemcpy2D(da, prow, a, row, row, n, cudaMemcpyHostToDevice));
+    CU(cudaMemcpy2D(db, prow, b, row, row, n, cudaMemcpyHostToDevice));
     CU(cudaMemset(dc, 0x5A, bytes)); /* junk: a kernel that writes nothing fails validation */
     rc = cu_timed(cu_no_prep, [&]() {
-        return variant == 0 ? launch_own<T>(ni, da, db, dc) : blas_gemm(&bl, ni, da, db, dc);
+        return sh ? sh->launch((int)np, da, db, dc) : blas_gemm(&bl, (int)n, da, db, dc);
     }, reps, times_s, err, errlen);
     if (rc == 0)
-        CU(cudaMemcpy(c, dc, bytes, cudaMemcpyDeviceToHost));
+        CU(cudaMemcpy2D(c, row, dc, prow, row, n, cudaMemcpyDeviceToHost));
 cleanup:
     cudaFree(da);
     cudaFree(db);

@@ -72,56 +72,85 @@ cleanup:
     return rc;
 }
 
-/* ---- MonteCarloPi of seed 004: one sample per thread ---- */
+/* ---- MonteCarloPi of seed 004: the OpenCL row cl_items in CUDA ---- */
 
 /* The seed's getRandom (Fig. 1): 32-bit unsigned state, three LCG steps giving 11 + 10 + 10 bits. */
-__device__ static unsigned get_random(uint32_t *seed)
+__device__ __forceinline__ static unsigned get_random(uint32_t *seed)
 {
     uint32_t next = *seed;
     unsigned result;
     next = next * 1103515245u + 12345u;
-    result = (next / 65536u) % 2048u;
+    result = (next >> 16) % 2048u;
     next = next * 1103515245u + 12345u;
-    result <<= 10;
-    result ^= (next / 65536u) % 1024u;
+    result = (result << 10) ^ ((next >> 16) % 1024u);
     next = next * 1103515245u + 12345u;
-    result <<= 10;
-    result ^= (next / 65536u) % 1024u;
+    result = (result << 10) ^ ((next >> 16) % 1024u);
     *seed = next;
     return result;
 }
 
-/* Sample i: seed 1987 ^ (i * 27) mod 2^32; x, y = r / RAND_MAX in float as the seed's CUDA
- * version (RAND_MAX = 2147483647), d = sqrt(x x + y y) <= 1, every operation rounded as IEEE
- * float without contraction so the count is bit-exact against a C host. The block's count by
- * __syncthreads_count, one atomicAdd per block. */
-__global__ void mcpi_kernel(unsigned long long samples, unsigned long long *inside)
+/* Sample with seed27 = (uint32_t)(i * 27): seed 1987 ^ seed27; x, y = r / RAND_MAX in float, and
+ * (float)RAND_MAX is 2^31, so the division is the exact scaling by 2^-31 (lib/apps/mcpi/mcpi.cl);
+ * inside when x x + y y <= 1 + 2^-23, which is sqrt(x x + y y) <= 1 without the square root;
+ * every operation an IEEE float rounding without contraction, so the count is bit-exact against
+ * the host. */
+__device__ __forceinline__ static unsigned mcpi_inside(uint32_t seed27)
 {
-    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    int in = 0;
-    if (i < samples) {
-        uint32_t seed = 1987u ^ (uint32_t)(i * 27u);
-        float x = __fdiv_rn((float)get_random(&seed), (float)2147483647);
-        float y = __fdiv_rn((float)get_random(&seed), (float)2147483647);
-        in = __fsqrt_rn(__fadd_rn(__fmul_rn(x, x), __fmul_rn(y, y))) <= 1.0f;
+    uint32_t seed = 1987u ^ seed27;
+    float x = __uint2float_rn(get_random(&seed)) * 0x1p-31f;
+    float y = __uint2float_rn(get_random(&seed)) * 0x1p-31f;
+    return __fadd_rn(__fmul_rn(x, x), __fmul_rn(y, y)) <= 0x1.000002p0f;
+}
+
+enum { MC_THREADS = 256, MC_BLOCKS_PER_SM = 8 };
+
+/* cl_items: a grid that fills the device (MC_BLOCKS_PER_SM blocks of 256 per SM); thread i takes
+ * samples i, i + G, i + 2G, ... (G the grid's threads) into a private count, the seed being
+ * stepped by G * 27 instead of multiplied; the block sums by warp shuffles, one atomicAdd per
+ * block. */
+__global__ void __launch_bounds__(MC_THREADS) mcpi_kernel(unsigned long long samples, unsigned long long *inside)
+{
+    __shared__ unsigned warp_sum[MC_THREADS / 32];
+    unsigned long long i = blockIdx.x * (unsigned long long)MC_THREADS + threadIdx.x;
+    unsigned long long g = (unsigned long long)gridDim.x * MC_THREADS;
+    uint32_t s27 = (uint32_t)(i * 27u), step27 = (uint32_t)(g * 27u);
+    unsigned c = 0;
+    for (; i < samples; i += g, s27 += step27)
+        c += mcpi_inside(s27);
+    for (int o = 16; o > 0; o >>= 1)
+        c += __shfl_down_sync(0xffffffffu, c, o);
+    if (threadIdx.x % 32 == 0)
+        warp_sum[threadIdx.x / 32] = c;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        c = threadIdx.x < MC_THREADS / 32 ? warp_sum[threadIdx.x] : 0;
+        for (int o = 16; o > 0; o >>= 1)
+            c += __shfl_down_sync(0xffffffffu, c, o);
+        if (threadIdx.x == 0 && c)
+            atomicAdd(inside, (unsigned long long)c);
     }
-    int count = __syncthreads_count(in);
-    if (threadIdx.x == 0 && count)
-        atomicAdd(inside, (unsigned long long)count);
 }
 
 static int mcpi(unsigned long long samples, unsigned reps, double *times_s, unsigned long long *inside,
                 char *err, size_t errlen)
 {
-    int rc = 0;
-    unsigned long long *dcount = NULL, blocks = (samples + 255) / 256;
-    if (samples == 0 || blocks > INT_MAX)
-        CU_FAIL("mcpi: %llu samples is outside 1 .. 2^31 blocks of 256", samples);
+    int rc = 0, dev = 0, sms = 0;
+    unsigned long long *dcount = NULL, blocks;
+    if (samples == 0)
+        CU_FAIL("mcpi: 0 samples");
     if (cu_select(err, errlen) != 0)
         return 1;
+    CU(cudaGetDevice(&dev));
+    CU(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    blocks = (unsigned long long)sms * MC_BLOCKS_PER_SM;
+    if ((samples + MC_THREADS - 1) / MC_THREADS < blocks)
+        blocks = (samples + MC_THREADS - 1) / MC_THREADS;
+    /* a thread's count is 32 bits: at most 2^32 - 1 samples per thread */
+    if (samples / (blocks * MC_THREADS) >= 0xffffffffull)
+        CU_FAIL("mcpi: %llu samples exceed 2^32 per thread on %llu blocks", samples, blocks);
     CU(cudaMalloc(&dcount, sizeof *dcount));
     rc = cu_timed([&]() { return cudaMemset(dcount, 0, sizeof *dcount); }, [&]() {
-        mcpi_kernel<<<(unsigned)blocks, 256>>>(samples, dcount);
+        mcpi_kernel<<<(unsigned)blocks, MC_THREADS>>>(samples, dcount);
         return cudaPeekAtLastError();
     }, reps, times_s, err, errlen);
     if (rc == 0)
@@ -131,34 +160,45 @@ cleanup:
     return rc;
 }
 
-/* ---- StringMatch of seed 004: text tile and pattern in shared memory, atomicMin ---- */
+/* ---- StringMatch of seed 004: the OpenCL row cl_local in CUDA ---- */
 
-enum { SM_THREADS = 256 };
+enum { SM_THREADS = 256, SM_W = 16 };
 
-/* Block (bx, k): start positions bx*256 .. +255 against pattern k. The tile holds the text the
- * block's windows cover (256 + pat_len - 1 bytes), then the pattern. A start beyond the first
- * match already found skips its comparison, as the seed's gid < *result. */
-__global__ void strmatch_kernel(const char *__restrict__ text, unsigned long long text_len,
-                                const char *__restrict__ pats, unsigned pat_len,
-                                unsigned long long *first)
+/* Block (bx, k): SM_W x 256 start positions against pattern k. The tile holds the text those
+ * windows cover (SM_W x 256 + pat_len - 1 bytes), then the pattern; thread t compares starts
+ * t, t + 256, ... (neighbours on neighbouring bytes) and stops at its first match. A block whose
+ * first start lies beyond a match already found skips its work (a plain volatile read that
+ * races by design with atomicMin: the value only decreases, so a stale one costs work, never
+ * correctness). */
+__global__ void __launch_bounds__(SM_THREADS)
+strmatch_kernel(const unsigned char *__restrict__ text, unsigned long long text_len,
+                unsigned long long npos, const unsigned char *__restrict__ pats, unsigned pat_len,
+                unsigned long long *first)
 {
-    extern __shared__ char tile[];
-    char *pat = tile + SM_THREADS + pat_len;
-    const char *p = pats + (size_t)blockIdx.y * pat_len;
-    unsigned long long base = blockIdx.x * (unsigned long long)SM_THREADS, start = base + threadIdx.x;
-    for (unsigned j = threadIdx.x; j < SM_THREADS + pat_len - 1; j += SM_THREADS)
-        tile[j] = base + j < text_len ? text[base + j] : 0;
+    extern __shared__ unsigned char tile[];
+    const unsigned span = SM_THREADS * SM_W;
+    unsigned char *pat = tile + span + pat_len;
+    const unsigned char *p = pats + (size_t)blockIdx.y * pat_len;
+    unsigned long long g0 = blockIdx.x * (unsigned long long)span;
+    unsigned long long *res = first + blockIdx.y;
+    if (g0 > *(volatile unsigned long long *)res)
+        return; /* uniform over the block */
+    for (unsigned j = threadIdx.x; j < span + pat_len - 1; j += SM_THREADS)
+        tile[j] = g0 + j < text_len ? text[g0 + j] : 0;
     for (unsigned j = threadIdx.x; j < pat_len; j += SM_THREADS)
         pat[j] = p[j];
     __syncthreads();
-    unsigned long long *res = first + blockIdx.y;
-    if (start + pat_len > text_len || start > *(volatile unsigned long long *)res)
-        return;
-    unsigned i = 0;
-    while (i < pat_len && tile[threadIdx.x + i] == pat[i])
-        i++;
-    if (i == pat_len)
-        atomicMin(res, start);
+    for (unsigned r = 0; r < SM_W; r++) {
+        unsigned o = r * SM_THREADS + threadIdx.x, j = 0;
+        if (g0 + o >= npos)
+            return;
+        while (j < pat_len && tile[o + j] == pat[j])
+            j++;
+        if (j == pat_len) {
+            atomicMin(res, g0 + o);
+            return; /* the thread's later starts are larger */
+        }
+    }
 }
 
 static int strmatch(const char *text, size_t text_len, const char *patterns, size_t npat,
@@ -166,9 +206,9 @@ static int strmatch(const char *text, size_t text_len, const char *patterns, siz
                     size_t errlen)
 {
     int rc = 0;
-    char *dt = NULL, *dp = NULL;
+    unsigned char *dt = NULL, *dp = NULL;
     unsigned long long *dfirst = NULL, *first = NULL;
-    size_t shared = SM_THREADS + 2 * pat_len, starts = text_len - pat_len + 1;
+    size_t shared = SM_THREADS * SM_W + 2 * pat_len, starts = text_len - pat_len + 1;
     if (pat_len == 0 || pat_len > text_len || npat == 0 || npat > 65535 || shared > 48 * 1024)
         CU_FAIL("strmatch: pattern length %zu, %zu patterns, text of %zu bytes are outside the kernel's range",
                 pat_len, npat, text_len);
@@ -182,9 +222,10 @@ static int strmatch(const char *text, size_t text_len, const char *patterns, siz
     CU(cudaMemcpy(dt, text, text_len, cudaMemcpyHostToDevice));
     CU(cudaMemcpy(dp, patterns, npat * pat_len, cudaMemcpyHostToDevice));
     {
-        dim3 grid((unsigned)((starts + SM_THREADS - 1) / SM_THREADS), (unsigned)npat);
+        size_t span = SM_THREADS * SM_W;
+        dim3 grid((unsigned)((starts + span - 1) / span), (unsigned)npat);
         rc = cu_timed([&]() { return cudaMemset(dfirst, 0xFF, npat * sizeof *dfirst); }, [&]() {
-            strmatch_kernel<<<grid, SM_THREADS, shared>>>(dt, text_len, dp, (unsigned)pat_len, dfirst);
+            strmatch_kernel<<<grid, SM_THREADS, shared>>>(dt, text_len, starts, dp, (unsigned)pat_len, dfirst);
             return cudaPeekAtLastError();
         }, reps, times_s, err, errlen);
     }

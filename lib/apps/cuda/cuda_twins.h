@@ -18,12 +18,24 @@ extern "C" {
  * saxpy updates y in place on the device, warm-up included: y_inout returns y0 + (reps + 1) a x.
  * The module runs on the CUDA device whose PCI bus id is in the environment variable
  * CLBENCH_CUDA_PCI_BUS_ID ("DDDD:BB:SS.0", cudaDeviceGetByPCIBusId), else on device 0. */
+/* The own GEMM kernel's shapes (lib/apps/cuda/cuda_gemm.cu), screened by the rows: block M x N x K-deep
+ * slices, outputs per thread, fragment width, buffers, blocks per SM its registers allow. */
+#define CLBCU_SGEMM_SHAPES 7
+#define CLBCU_SGEMM_SHAPE_NAMES                                                                                 \
+    {"128x128x16 8x8 float4 2buf 2/SM", "128x128x8 8x8 float4 2buf 2/SM", "128x64x16 8x8 float4 2buf 3/SM",    \
+     "128x64x8 8x8 float4 2buf 3/SM", "128x128x16 8x8 float4 2buf 1/SM", "128x128x16 8x8 float4 2buf cp.async-B 2/SM", \
+     "128x128x8 8x8 float4 2buf cp.async-B 2/SM"}
+#define CLBCU_DGEMM_SHAPES 4
+#define CLBCU_DGEMM_SHAPE_NAMES                                                                                 \
+    {"64x128x8 8x8 double2 2buf", "64x128x16 8x8 double2 1buf", "128x128x8 8x8 double2 2buf",                  \
+     "64x128x8 8x8 double2 2buf cp.async-B"}
 typedef struct clbcu_api {
     int abi_version;                              /* CLBCU_ABI_VERSION */
     int (*device_name)(char *name, size_t len, char *err, size_t errlen);
     int (*saxpy)(size_t n, float a, const float *x, float *y_inout, unsigned reps, double *times_s, char *err, size_t errlen);
-    /* C = A B, row-major n x n; variant 0 = own tiled kernel, 1 = cuBLAS (cuBLAS loaded by the module with dlopen;
-     * a missing cuBLAS returns nonzero with the reason) */
+    /* C = A B, row-major n x n; variant 0 = own warp-tile kernel (shape 0), 1 = cuBLAS (cuBLAS loaded by the
+     * module with dlopen; a missing cuBLAS returns nonzero with the reason), 2 + i = own kernel of shape i
+     * (CLBCU_SGEMM_SHAPE_NAMES / CLBCU_DGEMM_SHAPE_NAMES below) */
     int (*sgemm)(int variant, size_t n, const float *a, const float *b, float *c, unsigned reps, double *times_s, char *err, size_t errlen);
     int (*dgemm)(int variant, size_t n, const double *a, const double *b, double *c, unsigned reps, double *times_s, char *err, size_t errlen);
     /* MonteCarloPi of seed 004: sample i uses seed 1987 ^ (i*27) and the seed's getRandom LCG; *inside = count */

@@ -218,6 +218,7 @@ static const gemm_arg sargs[] = {ARGS(4)}, dargs[] = {ARGS(8)};
 
 clb_error gemm_clblast_run(clb_ctx *c, clb_result *res);
 clb_error gemm_clblast_validate(clb_ctx *c, void *state, clb_diag *d);
+clb_error gemm_clblast_tuned_run(clb_ctx *c, clb_result *res);
 
 #define REQ (CLB_REQ_COMPILER | CLB_REQ_APP)
 #define GEMM_ROWS(P, REQP, args)                                                                            \
@@ -239,7 +240,8 @@ clb_error gemm_clblast_validate(clb_ctx *c, void *state, clb_diag *d);
     {"app." P ".register_vectors", "app", P " 8 x 16 outputs per work-item in 8-wide vectors, no local memory (CPU form, GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[14]}, \
     {"app." P ".warp_tiles", "app", P " 128 x 128 x 8 slices, 8 x 8 per work-item read as 4-vectors from local memory, 4 x 8 lanes per warp (GPU form, GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[15]}, \
     {"app." P ".tuned", "app", P " tiles, work-group shape and vector widths searched on this device, cached (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[16]}, \
-    {"app." P ".clblast", "app", P " CLBlast's GEMM (dlopen libclblast.so.1), the external reference (GFLOP/s)", REQ | REQP, gemm_clblast_run, gemm_clblast_validate, &args[0]}
+    {"app." P ".clblast", "app", P " CLBlast's GEMM (dlopen libclblast.so.1), the external reference (GFLOP/s)", REQ | REQP, gemm_clblast_run, gemm_clblast_validate, &args[0]}, \
+    {"app." P ".clblast_tuned", "app", P " CLBlast's GEMM with the parameters its tuner found on this device (CLBENCH_CLBLAST_TUNING, GFLOP/s)", REQ | REQP, gemm_clblast_tuned_run, gemm_clblast_validate, &args[0]}
 
 const clb_bench clb_app_gemm_rows[] = {GEMM_ROWS("sgemm", 0, sargs), GEMM_ROWS("dgemm", CLB_REQ_FP64, dargs)};
 const size_t clb_app_gemm_row_count = sizeof clb_app_gemm_rows / sizeof clb_app_gemm_rows[0];

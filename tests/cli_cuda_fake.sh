@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The CUDA rows' verification off NVIDIA, through a host-side twin module (tests/fake_cuda_twins.c)
+# and CLBENCH_CUDA_ANY_DEVICE=1: right answers give ok rows (every GEMM shape screened and valid);
+# each planted defect (FAKE_CUDA_BUG) must be caught: a wrong MonteCarloPi count or StringMatch
+# position is invalid_result, a wrong and fastest GEMM shape is recorded as failed and never wins,
+# all shapes wrong or a wrong final run is invalid_result.
+# usage: cli_cuda_fake.sh CLBENCH FAKE_MODULE
+set -u
+bin=$1 tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export CLBENCH_CUDA_ANY_DEVICE=1 CLBENCH_CUDA_MODULE=$2 XDG_CACHE_HOME=$tmp/cache
+fails=0
+# case NAME BUG ROW=STATUS...: one quick run of the rows with FAKE_CUDA_BUG=BUG
+case_() {
+    local name=$1 b=$2
+    shift 2
+    local rows=()
+    for rs in "$@"; do rows+=("${rs%%=*}"); done
+    FAKE_CUDA_BUG=$b "$bin" run --quick --reps 5 "${rows[@]}" --json "$tmp/$name.json" >/dev/null 2>&1
+    python3 - "$tmp/$name.json" "$name" "$@" <<'PY' || fails=$((fails + 1))
+import json, sys
+out, name, want = sys.argv[1], sys.argv[2], dict(a.split("=") for a in sys.argv[3:])
+res = {r["name"]: r for r in json.load(open(out))["devices"][0]["results"]}
+bad = 0
+for row, status in want.items():
+    r = res.get(row, {})
+    p = r.get("params", {})
+    ok = r.get("status") == status
+    if row.endswith("gemm.cuda") and status == "ok":
+        scr = p.get("screen", [])
+        first_bad = name == "gemm_shape0"
+        ok = ok and len(scr) >= 2 and all(s["status"] == ("failed" if first_bad and i == 0 else "ok")
+                                          for i, s in enumerate(scr))
+        ok = ok and p.get("shape") == scr[1 if first_bad else 0]["shape"]  # the fastest valid one
+    print(("PASS" if ok else "FAIL") + f": {name}: {row} {r.get('status')} {r.get('reason', '')}")
+    bad += not ok
+sys.exit(bad != 0)
+PY
+}
+case_ right "" app.mcpi.cuda=ok app.strmatch.cuda=ok app.sgemm.cuda=ok app.dgemm.cuda=ok app.sgemm.cublas=ok
+case_ mcpi mcpi app.mcpi.cuda=invalid_result
+case_ strmatch strmatch app.strmatch.cuda=invalid_result
+case_ gemm_shape0 gemm_shape0 app.sgemm.cuda=ok app.dgemm.cuda=ok
+case_ gemm_all gemm_all app.sgemm.cuda=invalid_result
+case_ gemm_late gemm_late app.sgemm.cuda=invalid_result
+[ "$fails" = 0 ] && echo "PASS: cli_cuda_fake" || { echo "FAIL: $fails case(s)"; exit 1; }
