@@ -78,24 +78,31 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 # The targets each mutant's tests run (only those are built), and the tests themselves.
 known=" $(cmake --build "$build" --target help 2>/dev/null | sed -n 's/^\.\.\. \([A-Za-z0-9_.-]*\).*/\1/p' | tr '\n' ' ') "
-declare -A targets ntests
-union=""
+declare -A targets ntests names
+union=" "
 for m in "${mutants[@]}"; do
     IFS=$'\t' read -r id file tests mci <<<"$m"
+    names[$id]=" $(cd "$build" && ctest -N -R "$tests" | sed -n 's/^ *Test *#[0-9]*: *//p' | tr '\n' ' ')"
+    ntests[$id]=$(wc -w <<<"${names[$id]}")
+    for x in ${names[$id]}; do
+        [[ $union == *" $x "* ]] || union="$union$x "
+    done
     t=""
     for x in $(py targets "$build" "$tests"); do
         [[ $known == *" $x "* ]] && t="$t $x"
     done
     targets[$id]=${t:-all}
     [ -n "$t" ] || echo "run.sh: $id: no build target found for /$tests/; building all" >&2
-    ntests[$id]=$(cd "$build" && ctest -N -R "$tests" | sed -n 's/^Total Tests: //p')
-    union="$union${union:+|}($tests)"
 done
+# One alternation of the test names (CTest's regular expressions allow few groups).
+union_rx="^($(echo $union | sed 's/[.+]/\\&/g; s/ /|/g'))\$"
 all_targets=$(printf '%s\n' "${targets[@]}" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 # shellcheck disable=SC2086
 bg "$logs/build.log" cmake --build "$build" -j "$jobs" --target $all_targets ||
     { tail -30 "$logs/build.log"; echo "run.sh: the unchanged tree does not build ($logs/build.log)" >&2; exit 2; }
-bg "$logs/baseline.log" ctest --test-dir "$build" -R "$union" --timeout "$timeout_s" -j 1
+bg "$logs/baseline.log" ctest --test-dir "$build" -R "$union_rx" --timeout "$timeout_s" --no-tests=error -j 1 ||
+    grep -q "tests FAILED" "$logs/baseline.log" ||
+    { tail -20 "$logs/baseline.log"; echo "run.sh: the unchanged tests did not run ($logs/baseline.log)" >&2; exit 2; }
 failing=" $(failed "$logs/baseline.log") "
 echo "run.sh: scratch $scratch; set-up (copy, configure, build, unchanged tests) took $(($(date +%s) - start)) s"
 [ "$failing" = "  " ] || echo "run.sh: failing on the unchanged tree:$failing($logs/baseline.log)"
@@ -109,7 +116,7 @@ for m in "${mutants[@]}"; do
         verdict=NO-TESTS note="no test matches /$tests/"
     else
         for x in $failing; do
-            (cd "$build" && ctest -N -R "$tests" | grep -q ": $x\$") && verdict=UNPROVEN note="$x fails without the mutant"
+            [[ ${names[$id]} == *" $x "* ]] && verdict=UNPROVEN note="$x fails without the mutant"
         done
     fi
     if [ -z "$verdict" ]; then
@@ -125,8 +132,11 @@ for m in "${mutants[@]}"; do
         if ! bg "$log" cmake --build "$build" -j "$jobs" --target ${targets[$id]}; then
             verdict=caught note="does not build: counted as caught (prefer mutants that build)"
         else
-            bg "$log.test" timeout -k 10 "$((timeout_s + 30))" ctest --test-dir "$build" -R "$tests" \
-                --timeout "$timeout_s" -j 1 --output-on-failure
+            # ctest applies the timeouts (a test's own TIMEOUT, else --timeout); this one is for a
+            # ctest that hangs itself
+            guard=$(((timeout_s > 900 ? timeout_s : 900) * ntests[$id] + 60))
+            bg "$log.test" timeout -k 10 "$guard" ctest --test-dir "$build" -R "$tests" \
+                --timeout "$timeout_s" --no-tests=error -j 1 --output-on-failure
             rc=$?
             by=$(failed "$log.test")
             if [ $rc -ne 0 ]; then
