@@ -52,6 +52,16 @@ rc=0; "$clb" fleet-check "$tmp/e.json" >"$tmp/eout" || rc=$?
 [ "$(grep -c '^FLAG' "$tmp/eout")" = 2 ] && grep -q '^FLAG  node5 .*7 % below the fleet median' "$tmp/eout" &&
     grep -q '^FLAG  node2 .*7 % above the fleet median' "$tmp/eout" && grep -q '; 1 result(s) not judged' "$tmp/eout" ||
     { cat "$tmp/eout"; fail "edge fleet: want node5 and node2 flagged at 7 %, node6's noisy result not judged"; }
+# Two devices have no median: the slower is judged against its peer (7 % below it is flagged).
+python3 - "$tmp/e.json" "$tmp/pair.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["devices"] = [d["devices"][0], d["devices"][5]]  # node0 and node5, 7 % slow on one steady rate
+json.dump(d, open(sys.argv[2], "w"))
+PY
+rc=0; "$clb" fleet-check "$tmp/pair.json" >"$tmp/pout" || rc=$?
+[ "$rc" = 1 ] && [ "$(grep -c '^FLAG' "$tmp/pout")" = 1 ] && grep -q "^FLAG  node5 .*7 % below its peer's" "$tmp/pout" ||
+    { cat "$tmp/pout"; fail "pair: exit $rc, want node5 flagged 7 % below its peer"; }
 echo '{"schema_version": "1.0.0"}' >"$tmp/bad.json"
 rc=0; "$clb" fleet-check "$tmp/bad.json" 2>/dev/null || rc=$?
 [ "$rc" = 2 ] || fail "unusable input: exit $rc, expected 2"
