@@ -278,6 +278,64 @@ static void summary(void)
     cJSON_Delete(ref);
 }
 
+/* A copy of a suite document whose OpenCL rows all take f times as long. */
+static cJSON *slower(const cJSON *doc, double f)
+{
+    cJSON *d = cJSON_Duplicate(doc, 1), *col, *app, *row, *t;
+    cJSON_ArrayForEach(col, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "suite"), "columns"))
+        cJSON_ArrayForEach(app, cJSON_GetObjectItemCaseSensitive(col, "apps"))
+            cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(app, "rows")) {
+                if (strcmp(str(row, "role"), "opencl") != 0)
+                    continue;
+                cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(row, "times_s"))
+                    cJSON_SetNumberValue(t, t->valuedouble * f);
+                cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "peak_s"), num(row, "peak_s") * f);
+                cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "avg_s"), num(row, "avg_s") * f);
+                cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "peak_ratio"), num(row, "peak_ratio") / f);
+                cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "avg_ratio"), num(row, "avg_ratio") / f);
+            }
+    return d;
+}
+
+/* Regressions compare finds between base and next at a threshold (output discarded). */
+static int regressions(const cJSON *base, const cJSON *next, double threshold)
+{
+    FILE *f = fopen("/dev/null", "w");
+    int reg = 0;
+    CHECK(f != NULL && clb_suite_compare(f, base, next, threshold, &reg) == 1);
+    if (f)
+        fclose(f);
+    return reg;
+}
+
+/* compare of suite documents: both scores regress when every scored row is 1.5x slower (beyond a
+ * 5 % threshold and the bootstrap interval), not within a 40 % threshold, not 1.1x slower when
+ * the interval reaches 1, not when faster; a score that became void is a regression. */
+static void suite_compare(void)
+{
+    clb_diag d;
+    cJSON *ref = suite_ref(), *doc = suite_doc(NULL), *bad = suite_doc("app.saxpy.opencl");
+    cJSON *base = cJSON_CreateObject(), *voided = cJSON_CreateObject();
+    cJSON_AddItemToObject(base, "suite", clb_suite_summary(doc, ref, 0, &d));
+    cJSON_AddItemToObject(voided, "suite", clb_suite_summary(bad, ref, 0, &d));
+    cJSON *same = slower(base, 1), *slow = slower(base, 1.5), *fast = slower(base, 1 / 1.5);
+    EXPECT(regressions(base, same, 0.05) == 0, "same runs: %d regressions", regressions(base, same, 0.05));
+    EXPECT(regressions(base, slow, 0.05) == 2, "1.5x slower: %d regressions, want 2 (peak, average)",
+           regressions(base, slow, 0.05));
+    EXPECT(regressions(base, slow, 0.40) == 0, "1.5x slower within a 40 %% threshold: %d regressions",
+           regressions(base, slow, 0.40));
+    /* 10 % slower, but the runs spread over 30 %: the interval reaches 1, no verdict */
+    cJSON *near = slower(base, 1.1);
+    EXPECT(regressions(base, near, 0.05) == 0, "1.1x slower, wide runs: %d regressions", regressions(base, near, 0.05));
+    cJSON_Delete(near);
+    EXPECT(regressions(base, fast, 0.05) == 0, "1.5x faster: %d regressions", regressions(base, fast, 0.05));
+    EXPECT(regressions(base, voided, 0.05) == 1, "void score: %d regressions, want 1", regressions(base, voided, 0.05));
+    EXPECT(regressions(voided, base, 0.05) == 0, "void base: %d regressions", regressions(voided, base, 0.05));
+    cJSON *objs[] = {ref, doc, bad, base, voided, same, slow, fast};
+    for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++)
+        cJSON_Delete(objs[i]);
+}
+
 int main(void)
 {
     means();
@@ -285,5 +343,6 @@ int main(void)
     scores();
     bootstrap();
     summary();
+    suite_compare();
     return failures != 0;
 }
