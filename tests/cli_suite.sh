@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# clbench suite --quick on the local device: a non-void score with its fields; an injected
+# clbench suite --quick on the local device: a non-void score with its fields, each row's times,
+# best rows and scores recomputed from the samples and the reference file; an injected
 # wrong result (CLBENCH_FAULT) voids the score with the app that broke it; --variant adds a
 # column; compare of suite documents (same: exit 0, slower scored rows: exit 1); usage errors.
 set -u
@@ -19,8 +20,8 @@ start=$(date +%s)
 echo "suite --quick took $(($(date +%s) - start)) s"
 grep -q "Peak Score" "$tmp/a.txt" || fail "no Peak Score line on stdout"
 grep -q "Suite scores" "$tmp/a.html" || fail "no suite section in the HTML"
-python3 - "$tmp/a.json" <<'PY' || fail "score fields of the quick suite"
-import json, sys
+python3 - "$tmp/a.json" "$ref" <<'PY' || fail "score fields of the quick suite"
+import json, math, sys
 s = json.load(open(sys.argv[1]))["suite"]
 c = s["columns"][0]
 sc = c["score"]
@@ -34,7 +35,37 @@ gemm = next(a for a in c["apps"] if a["app"] == "sgemm")
 best = next(r for r in gemm["rows"] if r["row"] == gemm["best_opencl"])
 assert best["peak_s"] <= best["avg_s"] and best["n"] >= 3 and len(best["times_s"]) == best["n"]
 assert gemm["speedups"]["vs_sequential"]["peak"] > 0
-print("score ok: peak %.3g average %.3g over %d apps" % (sc["peak"], sc["average"], sc["apps_scored"]))
+# The scores again, from the rows and the reference file, without clbench's arithmetic: each
+# OpenCL row's times proportional to its samples (1/rate), peak = best run, average = mean run;
+# per app the row of lowest average time; ratio = reference / time; harmonic means over the apps.
+ref = json.load(open(sys.argv[2]))["sets"]["quick"]
+dev = next(d for d in json.load(open(sys.argv[1]))["devices"] if d.get("suite_column"))
+results = {r["name"]: r for r in dev["results"]}
+close = lambda a, b: abs(a - b) <= 1e-9 * abs(b)
+inv_p = inv_a = log_p = log_a = 0.0
+k = 0
+for app in c["apps"]:
+    if app["verdict"] != "scored":
+        continue
+    rows = [r for r in app["rows"] if r["role"] == "opencl"]
+    assert rows and all(r["status"] == "ok" for r in rows), app["app"]
+    for r in rows:
+        t, smp, up = r["times_s"], results[r["row"]]["samples"], results[r["row"]]["better"] == "higher"
+        work = [ti * si if up else ti / si for ti, si in zip(t, smp)]  # seconds per unit of tau
+        assert len(t) == len(smp) and all(close(w, work[0]) for w in work), (r["row"], work)
+        assert close(r["peak_s"], min(t)) and close(r["avg_s"], sum(t) / len(t)), r
+    best = min(rows, key=lambda r: sum(r["times_s"]) / len(r["times_s"]))
+    assert app["best_opencl"] == best["row"], (app["app"], app["best_opencl"], best["row"])
+    rp = ref[app["app"]]["peak_s"] / min(best["times_s"])
+    ra = ref[app["app"]]["avg_s"] / (sum(best["times_s"]) / len(best["times_s"]))
+    inv_p, inv_a, log_p, log_a, k = inv_p + 1 / rp, inv_a + 1 / ra, log_p + math.log(rp), log_a + math.log(ra), k + 1
+assert k == sc["apps_scored"], (k, sc)
+assert close(sc["peak"], k / inv_p) and close(sc["average"], k / inv_a), (sc, k / inv_p, k / inv_a)
+assert close(sc["peak_geomean"], math.exp(log_p / k)) and close(sc["average_geomean"], math.exp(log_a / k)), sc
+gemm_n = float(s["sizes"]["CLBENCH_GEMM_N"])
+r0 = next(r for r in gemm["rows"] if r["role"] == "opencl")
+assert close(r0["times_s"][0] * results[r0["row"]]["samples"][0], 2 * gemm_n ** 3 * 1e-9), "GEMM work model"
+print("score ok: peak %.3g average %.3g over %d apps (recomputed)" % (sc["peak"], sc["average"], sc["apps_scored"]))
 # the roofline of the suite's device: ceilings from its quick characterization, the apps on it
 dev = json.load(open(sys.argv[1]))["devices"][0]
 rl = dev["roofline"]

@@ -47,6 +47,13 @@ static void test_guard(void)
     CHECK(strcmp(cJSON_GetObjectItemCaseSensitive(l, "unit")->valuestring, "GB/s") == 0);
     CHECK(strstr(cJSON_GetObjectItemCaseSensitive(l, "source")->valuestring, "example.org") != NULL);
     clb_result_free(&r);
+    /* The 3 % margin at its edge: 2.9 % above is ok, 3.1 % above is invalid. */
+    synthetic(&r, "memory.triad", 1029, "GB/s");
+    CHECK(clb_limit_check(&r, rule, &lim) == 1 && r.status == CLB_STATUS_OK);
+    clb_result_free(&r);
+    synthetic(&r, "memory.triad", 1031, "GB/s");
+    CHECK(clb_limit_check(&r, rule, &lim) == 1 && r.status == CLB_STATUS_INVALID);
+    clb_result_free(&r);
     /* Half the limit: 50%. */
     synthetic(&r, "memory.read_linear", 500, "GB/s");
     CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &lim) == 1 && fabs(param(&r, "efficiency") - 50) < 1e-9);
@@ -91,6 +98,23 @@ static void test_rules(void)
     synthetic(&r, "transfer.h2d_pinned", 100, "GB/s");
     CHECK(clb_limit_check(&r, clb_limit_rule_for(r.name), &link) == 1 && r.status == CLB_STATUS_INVALID);
     clb_result_free(&r);
+    /* Every DRAM-bound STREAM row and every link-bound transfer row has its rule (one dropped
+     * from the table would leave its row unguarded). */
+    const struct { const char *name; clb_limit_kind kind; double scale; } guarded[] = {
+        {"memory.read_linear", CLB_LIMIT_DRAM, 1}, {"memory.read_strided", CLB_LIMIT_DRAM, 1},
+        {"memory.read_random", CLB_LIMIT_DRAM, 1}, {"memory.write", CLB_LIMIT_DRAM, 1},
+        {"memory.copy", CLB_LIMIT_DRAM, 1},        {"memory.scale", CLB_LIMIT_DRAM, 1},
+        {"memory.add", CLB_LIMIT_DRAM, 1},         {"memory.triad", CLB_LIMIT_DRAM, 1},
+        {"transfer.h2d_pinned", CLB_LIMIT_LINK, 1}, {"transfer.d2h_pageable", CLB_LIMIT_LINK, 1},
+        {"transfer.map_read", CLB_LIMIT_LINK, 1},  {"transfer.bidirectional", CLB_LIMIT_LINK, 2},
+        {"compute.fp32.fma", CLB_LIMIT_FP32, 1},   {"compute.fp64.fma", CLB_LIMIT_FP64, 1},
+        {"compute.fp32.mul", CLB_LIMIT_FP32, 0.5}, {"compute.fp64.add", CLB_LIMIT_FP64, 0.5},
+    };
+    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+        const clb_limit_rule *g = clb_limit_rule_for(guarded[i].name);
+        EXPECT(g && g->kind == guarded[i].kind && g->scale == guarded[i].scale, "%s: rule %s", guarded[i].name,
+               g ? g->pattern : "missing");
+    }
     /* No limit for cache, local and constant memory, latency, d2d, half precision, integers. */
     const char *none[] = {"memory.read_reuse", "memory.local_read", "memory.constant_broadcast",
                           "memory.caches", "memory.latency", "transfer.d2d", "compute.fp16.add",

@@ -188,9 +188,31 @@ static void test_cpu_write_allocate(void)
     cJSON_Delete(e);
 }
 
+/* The 5 % tolerance at both roofs: 4 % above a roof is ok, 6 % above it is invalid. */
+static void test_tolerance(void)
+{
+    static const char edge_json[] =
+        "{\"device\":{},\"results\":["
+        "{\"name\":\"compute.fp32.fma\",\"status\":\"ok\",\"value\":100,\"unit\":\"GFLOP/s\",\"params\":{}},"
+        "{\"name\":\"memory.triad\",\"status\":\"ok\",\"value\":10,\"unit\":\"GB/s\",\"params\":{}},"
+        "{\"name\":\"app.e.compute_4\",\"status\":\"ok\",\"value\":104,\"unit\":\"GFLOP/s\",\"params\":{\"flops\":1e9,\"bytes\":0}},"
+        "{\"name\":\"app.e.compute_6\",\"status\":\"ok\",\"value\":106,\"unit\":\"GFLOP/s\",\"params\":{\"flops\":1e9,\"bytes\":0}},"
+        "{\"name\":\"app.e.dram_4\",\"status\":\"ok\",\"value\":20.8,\"unit\":\"GFLOP/s\",\"params\":{\"flops\":2e9,\"bytes\":1e9}},"
+        "{\"name\":\"app.e.dram_6\",\"status\":\"ok\",\"value\":21.2,\"unit\":\"GFLOP/s\",\"params\":{\"flops\":2e9,\"bytes\":1e9}}]}";
+    cJSON *e = cJSON_Parse(edge_json);
+    cJSON *rl = clb_roofline_model(e);
+    expect_verdict(rl, "app.e.compute_4", "ok", NULL);
+    expect_verdict(rl, "app.e.compute_6", "invalid", "compute roof");
+    expect_verdict(rl, "app.e.dram_4", "ok", NULL);
+    expect_verdict(rl, "app.e.dram_6", "invalid", "DRAM bandwidth roof");
+    cJSON_Delete(rl);
+    cJSON_Delete(e);
+}
+
 int main(void)
 {
     test_strip_paths();
+    test_tolerance();
     test_cpu_write_allocate();
     test_quick_ceiling();
     cJSON *entry = cJSON_Parse(entry_json);

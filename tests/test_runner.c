@@ -27,10 +27,16 @@ typedef struct spin_state {
     int corrupt_reference;
 } spin_state;
 
+/* Launches enqueued, and how many had been when work() was asked (once, after the warm-up). */
+static struct {
+    unsigned launches, at_work;
+} tally;
+
 static clb_error spin_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *d)
 {
     spin_state *s = state;
     size_t g = ITEMS;
+    tally.launches++;
     s->n = (cl_uint)scale;
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->n, &s->n));
     CLB_CL(d, clEnqueueNDRangeKernel(s->q, s->k, 1, NULL, &g, NULL, 0, NULL, ev));
@@ -41,6 +47,7 @@ cleanup:
 static double spin_work(const void *state, uint64_t scale)
 {
     (void)state;
+    tally.at_work = tally.launches;
     return (double)scale * ITEMS;
 }
 
@@ -146,6 +153,27 @@ static void run_checks(clb_device *dev)
     clb_result_free(&r);
 }
 
+/* Warm-up launches run and are discarded, then exactly reps launches are timed. With --quick the
+ * calibration is two launches at the start size, so work() (asked once, between the warm-up and
+ * the timed launches) has seen 2 + warmup launches, and reps more follow. */
+static void warmup_checks(clb_device *dev)
+{
+    for (unsigned wu = 1; wu <= 3; wu += 2) {
+        clb_run_opts o;
+        clb_result r;
+        clb_run_opts_default(&o);
+        o.quick = 1;
+        o.warmup = wu;
+        o.reps = 4;
+        tally.launches = tally.at_work = 0;
+        clb_bench_run(dev, &ok_bench, &o, &r);
+        EXPECT(r.status == CLB_STATUS_OK && r.nsamples == 4 && tally.at_work == 2 + wu && tally.launches == 2 + wu + 4,
+               "warm-up %u, reps 4: %u launches before the timed ones (want %u), %u in all (want %u), %zu samples",
+               wu, tally.at_work, 2 + wu, tally.launches, 2 + wu + 4, (size_t)r.nsamples);
+        clb_result_free(&r);
+    }
+}
+
 int main(void)
 {
     clb_inventory *inv = NULL;
@@ -161,6 +189,7 @@ int main(void)
         failures++;
     } else {
         run_checks(dev);
+        warmup_checks(dev);
     }
     clb_device_destroy(dev);
     clb_inventory_destroy(inv);

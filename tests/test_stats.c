@@ -66,6 +66,18 @@ static void large_sample(void)
     }
 }
 
+static void skewed_sample(void)
+{
+    /* 1 2 3 4 100: median 3 far from the mean 22; |x - 3| = 2 1 0 1 97 -> MAD 1 (around the
+     * mean it would be 20). */
+    const double x[] = {100, 3, 1, 4, 2};
+    clb_stats s;
+    EXPECT_NEAR(clb_stats_compute(x, 5, &s), CLB_OK, 0);
+    EXPECT_NEAR(s.median, 3, 0);
+    EXPECT_NEAR(s.mean, 22, 1e-12);
+    EXPECT_NEAR(s.mad, 1, 0);
+}
+
 static void single_and_constant(void)
 {
     const double one = 42, same[] = {3, 3, 3};
@@ -92,6 +104,7 @@ int main(void)
     odd_sample();
     even_sample();
     large_sample();
+    skewed_sample();
     single_and_constant();
     rejects_bad_input();
     if (failures)
