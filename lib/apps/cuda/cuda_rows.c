@@ -99,8 +99,7 @@ typedef struct sx_state {
 static clb_error sx_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     sx_state *s = state;
-    if (app_inject_fault(c))
-        memset(s->y, 0xA5, s->n * sizeof *s->y);
+    clb_fault_apply_host(c, s->y, s->n * sizeof *s->y);
     return saxpy_check(s->a, s->x, s->y0, s->y, s->n, (uint64_t)s->reps + 1, d);
 }
 
@@ -174,8 +173,7 @@ typedef struct gm_state {
 static clb_error gm_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     gm_state *s = state;
-    if (app_inject_fault(c))
-        memset(s->c, 0xA5, s->m.n * s->m.n * s->m.prec);
+    clb_fault_apply_host(c, s->c, s->m.n * s->m.n * s->m.prec);
     return gemm_check(&s->m, s->c, s->m.n, s->seed ^ 0x5bd1e995u, d);
 }
 
@@ -242,16 +240,14 @@ typedef struct tm_state {
 static clb_error mcpi_twin_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     tm_state *s = state;
-    if (app_inject_fault(c))
-        s->got ^= 1;
+    clb_fault_apply_host(c, &s->got, sizeof s->got);
     return mcpi_check(s->n, s->want, s->got, d);
 }
 
 static clb_error strmatch_twin_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     tm_state *s = state;
-    if (app_inject_fault(c))
-        s->got_pos[0] += 1;
+    clb_fault_apply_host(c, s->got_pos, sizeof s->got_pos);
     return strmatch_check(&s->in, s->want_pos, s->got_pos, d);
 }
 

@@ -55,8 +55,7 @@ static clb_error validate(clb_ctx *c, void *state, clb_diag *d)
     cl_uint f[STRMATCH_NPAT];
     clb_diag_clear(d);
     if (s->kind == S_SEQ || s->kind == S_PTHREADS) {
-        if (app_inject_fault(c))
-            memset(s->got, 0xA5, sizeof s->got);
+        clb_fault_apply_host(c, s->got, sizeof s->got);
         return strmatch_check(&s->in, s->want, s->got, d);
     }
     CLB_CL(d, clEnqueueReadBuffer(s->q, s->first, CL_TRUE, 0, s->in.npat * sizeof *f, f, 0, NULL, NULL));
