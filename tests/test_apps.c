@@ -35,6 +35,92 @@ static void test_check(size_t n, size_t prec)
     gemm_mats_free(&m);
 }
 
+static double get(const void *c, size_t prec, size_t i)
+{
+    return prec == 4 ? (double)((const float *)c)[i] : ((const double *)c)[i];
+}
+
+static void set(void *c, size_t prec, size_t i, double v)
+{
+    if (prec == 4)
+        ((float *)c)[i] = (float)v;
+    else
+        ((double *)c)[i] = v;
+}
+
+/* 1 when every one of four check seeds rejects c (a defect must not pass by luck). */
+static int rejected(const gemm_mats *m, const void *c, const char *what)
+{
+    clb_diag d;
+    int all = 1;
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        if (gemm_check(m, c, m->n, seed * 0x9E3779B97F4A7C15ull, &d) != CLB_ERR_INVALID_RESULT) {
+            fprintf(stderr, "n=%zu prec=%zu: %s passes the check with seed %llu\n", m->n, m->prec,
+                    what, (unsigned long long)seed);
+            all = 0;
+        }
+    return all;
+}
+
+/* Above GEMM_CHECK_ALL_N the planted defects of a wrong kernel, away from the last row and
+ * column (which are checked element by element): one wrong element (off by far less than
+ * the elements' size), one wrong 16 x 16 tile (computed with K one short) and a K off by one
+ * everywhere. Each is caught with every seed; the correct product passes. */
+static void test_planted(size_t n, size_t prec)
+{
+    gemm_mats m = {0};
+    clb_diag d;
+    size_t nn = n * n;
+    CHECK(gemm_mats_init(&m, n, prec, 43, &d) == CLB_OK);
+    void *c = malloc(nn * prec), *p = malloc(nn * prec);
+    CHECK(c && p);
+    if (!c || !p)
+        goto done;
+    gemm_host_sequential(&m, c);
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        EXPECT(gemm_check(&m, c, n, seed * 0x9E3779B97F4A7C15ull, &d) == CLB_OK, "n=%zu: %s", n, d.msg);
+    /* one element, off by 1 in single precision (|C| ~ sqrt(n) / 3 = 8), 1e-6 in double */
+    memcpy(p, c, nn * prec);
+    size_t e = (n / 3) * n + n / 2;
+    set(p, prec, e, get(c, prec, e) + (prec == 4 ? 1.0 : 1e-6));
+    CHECK(rejected(&m, p, "one wrong element"));
+    /* one 16 x 16 tile at (n/2, n/4) without its last k */
+    memcpy(p, c, nn * prec);
+    for (size_t i = n / 2; i < n / 2 + 16; i++)
+        for (size_t j = n / 4; j < n / 4 + 16; j++)
+            set(p, prec, i * n + j, get(c, prec, i * n + j) - get(m.a, prec, i * n + n - 1) * get(m.b, prec, (n - 1) * n + j));
+    CHECK(rejected(&m, p, "one wrong tile"));
+    /* K off by one: every element without its first product */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            set(p, prec, i * n + j, get(c, prec, i * n + j) - get(m.a, prec, i * n) * get(m.b, prec, j));
+    CHECK(rejected(&m, p, "K off by one"));
+done:
+    free(c);
+    free(p);
+    gemm_mats_free(&m);
+}
+
+/* Single precision at n = 1536: one element off by 2.4, above the two-vector bound (about
+ * 1.4 here, docs/apps/gemm.md) and below what one vector of uniform weights bounded by
+ * |A| |B| |x| could see (about 2.8 times a weight below 1). */
+static void test_between(void)
+{
+    gemm_mats m = {0};
+    clb_diag d;
+    size_t n = 1536;
+    CHECK(gemm_mats_init(&m, n, 4, 44, &d) == CLB_OK);
+    float *c = malloc(n * n * sizeof *c);
+    CHECK(c != NULL);
+    if (c) {
+        gemm_host_pthreads(&m, c, 2, &d);
+        c[(n / 2) * n + n / 3] += 2.4f;
+        CHECK(rejected(&m, c, "one element off by 2.4"));
+    }
+    free(c);
+    gemm_mats_free(&m);
+}
+
 static void test_rows_named_only(void)
 {
     size_t apps = 0;
@@ -100,6 +186,9 @@ int main(void)
     test_check(100, 8);
     test_check(601, 4);  /* Freivalds + samples + edges */
     test_check(601, 8);
+    test_planted(601, 4);
+    test_planted(601, 8);
+    test_between();
     test_rows_named_only();
     test_annotate();
     printf("test_apps: %d failure(s)\n", failures);
