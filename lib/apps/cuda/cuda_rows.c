@@ -198,6 +198,7 @@ static clb_error gemm_twin_run(clb_ctx *c, size_t prec, int variant)
         goto cleanup;
     if (!t || !x || gemm_mats_init(&s.m, n, prec, s.seed, d) != CLB_OK || !(s.c = malloc(n * n * prec)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    clb_poison_host(c, s.c, n * n * prec); /* what the twin does not copy back stays NaN */
     clb_param_str(c->res, "app", prec == 4 ? "sgemm" : "dgemm");
     clb_param_str(c->res, "variant", variant ? "cublas" : "cuda");
     clb_param_num(c->res, "n", (double)n);
@@ -333,6 +334,7 @@ static clb_error strmatch_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_num(res, "text_bytes", (double)s.in.len);
     clb_param_num(res, "patterns", (double)s.in.npat);
     clb_param_str(res, "kernel", "text tile and pattern in shared memory, atomicMin of the first index (seed 004)");
+    clb_poison_host(c, s.got_pos, sizeof s.got_pos);
     if (w.api->strmatch(s.in.text, s.in.len, s.in.pats, s.in.npat, s.in.m, w.reps, w.t, s.got_pos, err,
                       sizeof err) != 0) {
         twin_failed(err, d);
@@ -361,6 +363,7 @@ static clb_error euler_cuda_run(clb_ctx *c, clb_result *res)
     eu_choose_sizes(c, &s);
     if (eu_prepare_host(c, &s) != CLB_OK)
         goto cleanup;
+    clb_poison_host(c, s.out, s.o.n * s.elem);
     /* (float) of the double constants: the OpenCL rows' K2 and HH, printed exactly */
     if (w.api->euler_string(s.o.n, s.steps, (float)s.o.k2, (float)s.o.h, s.y0, s.out, w.reps, w.t, err,
                             sizeof err) != 0) {
