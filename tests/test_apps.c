@@ -2,6 +2,7 @@
  * host results, the host sequential and pthreads GEMMs agree, app rows carry CLB_REQ_APP
  * (a plain run skips them), and the annotate post-pass computes its ratios. */
 #include "apps/gemm/gemm.h"
+#include "apps/saxpy/saxpy.h"
 #include "check.h"
 
 #include <math.h>
@@ -121,6 +122,30 @@ static void test_between(void)
     gemm_mats_free(&m);
 }
 
+/* SAXPY's check after k in-place passes: the host passes pass; one element a kernel skipped in
+ * the last pass (y0 + (k - 1) a x), one left at y0, one NaN (poison) are each caught. */
+static void test_saxpy_check(void)
+{
+    enum { N = 4096, K = 5 };
+    float a, x[N], y0[N], y[N], keep;
+    uint64_t rng = 99;
+    clb_diag d;
+    saxpy_fill(&a, x, y0, N, &rng);
+    memcpy(y, y0, sizeof y);
+    for (int k = 0; k < K; k++)
+        saxpy_host_sequential(a, x, y, N);
+    EXPECT(saxpy_check(a, x, y0, y, N, K, &d) == CLB_OK, "%s", d.msg);
+    keep = y[N / 3];
+    y[N / 3] -= a * x[N / 3];
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_ERR_INVALID_RESULT);
+    y[N / 3] = y0[N / 3];
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_ERR_INVALID_RESULT);
+    y[N / 3] = NAN;
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_ERR_INVALID_RESULT);
+    y[N / 3] = keep;
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_OK);
+}
+
 static void test_rows_named_only(void)
 {
     size_t apps = 0;
@@ -189,6 +214,7 @@ int main(void)
     test_planted(601, 4);
     test_planted(601, 8);
     test_between();
+    test_saxpy_check();
     test_rows_named_only();
     test_annotate();
     printf("test_apps: %d failure(s)\n", failures);
