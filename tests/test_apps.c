@@ -49,12 +49,12 @@ static void set(void *c, size_t prec, size_t i, double v)
         ((double *)c)[i] = v;
 }
 
-/* 1 when every one of four check seeds rejects c (a defect must not pass by luck). */
-static int rejected(const gemm_mats *m, const void *c, const char *what)
+/* 1 when every one of seeds check seeds rejects c (a defect must not pass by luck). */
+static int rejected(const gemm_mats *m, const void *c, const char *what, uint64_t seeds)
 {
     clb_diag d;
     int all = 1;
-    for (uint64_t seed = 1; seed <= 4; seed++)
+    for (uint64_t seed = 1; seed <= seeds; seed++)
         if (gemm_check(m, c, m->n, seed * 0x9E3779B97F4A7C15ull, &d) != CLB_ERR_INVALID_RESULT) {
             fprintf(stderr, "n=%zu prec=%zu: %s passes the check with seed %llu\n", m->n, m->prec,
                     what, (unsigned long long)seed);
@@ -66,7 +66,7 @@ static int rejected(const gemm_mats *m, const void *c, const char *what)
 /* Above GEMM_CHECK_ALL_N the planted defects of a wrong kernel, away from the last row and
  * column (which are checked element by element): one wrong element (off by far less than
  * the elements' size), one wrong 16 x 16 tile (computed with K one short) and a K off by one
- * everywhere. Each is caught with every seed; the correct product passes. */
+ * everywhere. Each is caught with two seeds; the correct product passes. */
 static void test_planted(size_t n, size_t prec)
 {
     gemm_mats m = {0};
@@ -78,45 +78,45 @@ static void test_planted(size_t n, size_t prec)
     if (!c || !p)
         goto done;
     gemm_host_sequential(&m, c);
-    for (uint64_t seed = 1; seed <= 4; seed++)
+    for (uint64_t seed = 1; seed <= 2; seed++)
         EXPECT(gemm_check(&m, c, n, seed * 0x9E3779B97F4A7C15ull, &d) == CLB_OK, "n=%zu: %s", n, d.msg);
     /* one element, off by 1 in single precision (|C| ~ sqrt(n) / 3 = 8), 1e-6 in double */
     memcpy(p, c, nn * prec);
     size_t e = (n / 3) * n + n / 2;
     set(p, prec, e, get(c, prec, e) + (prec == 4 ? 1.0 : 1e-6));
-    CHECK(rejected(&m, p, "one wrong element"));
+    CHECK(rejected(&m, p, "one wrong element", 2));
     /* one 16 x 16 tile at (n/2, n/4) without its last k */
     memcpy(p, c, nn * prec);
     for (size_t i = n / 2; i < n / 2 + 16; i++)
         for (size_t j = n / 4; j < n / 4 + 16; j++)
             set(p, prec, i * n + j, get(c, prec, i * n + j) - get(m.a, prec, i * n + n - 1) * get(m.b, prec, (n - 1) * n + j));
-    CHECK(rejected(&m, p, "one wrong tile"));
+    CHECK(rejected(&m, p, "one wrong tile", 2));
     /* K off by one: every element without its first product */
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
             set(p, prec, i * n + j, get(c, prec, i * n + j) - get(m.a, prec, i * n) * get(m.b, prec, j));
-    CHECK(rejected(&m, p, "K off by one"));
+    CHECK(rejected(&m, p, "K off by one", 2));
 done:
     free(c);
     free(p);
     gemm_mats_free(&m);
 }
 
-/* Single precision at n = 1536: one element off by 2.4, above the two-vector bound (about
- * 1.4 here, docs/apps/gemm.md) and below what one vector of uniform weights bounded by
- * |A| |B| |x| could see (about 2.8 times a weight below 1). */
+/* Single precision at n = 1024: one element off by 1, above the two-vector bound (about 0.6
+ * here, docs/apps/gemm.md) and below what one vector of uniform weights bounded by |A| |B| |x|
+ * reliably sees (about 1 times a weight below 1: it passed that check with one of the seeds). */
 static void test_between(void)
 {
     gemm_mats m = {0};
     clb_diag d;
-    size_t n = 1536;
+    size_t n = 1024;
     CHECK(gemm_mats_init(&m, n, 4, 44, &d) == CLB_OK);
     float *c = malloc(n * n * sizeof *c);
     CHECK(c != NULL);
     if (c) {
         gemm_host_pthreads(&m, c, 2, &d);
-        c[(n / 2) * n + n / 3] += 2.4f;
-        CHECK(rejected(&m, c, "one element off by 2.4"));
+        c[(n / 2) * n + n / 3] += 1.0f;
+        CHECK(rejected(&m, c, "one element off by 1", 4));
     }
     free(c);
     gemm_mats_free(&m);
