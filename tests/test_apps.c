@@ -2,6 +2,7 @@
  * host results, the host sequential and pthreads GEMMs agree, app rows carry CLB_REQ_APP
  * (a plain run skips them), and the annotate post-pass computes its ratios. */
 #include "apps/gemm/gemm.h"
+#include "apps/saxpy/saxpy.h"
 #include "check.h"
 
 #include <math.h>
@@ -33,6 +34,116 @@ static void test_check(size_t n, size_t prec)
     free(c);
     free(p);
     gemm_mats_free(&m);
+}
+
+static double get(const void *c, size_t prec, size_t i)
+{
+    return prec == 4 ? (double)((const float *)c)[i] : ((const double *)c)[i];
+}
+
+static void set(void *c, size_t prec, size_t i, double v)
+{
+    if (prec == 4)
+        ((float *)c)[i] = (float)v;
+    else
+        ((double *)c)[i] = v;
+}
+
+/* 1 when every one of seeds check seeds rejects c (a defect must not pass by luck). */
+static int rejected(const gemm_mats *m, const void *c, const char *what, uint64_t seeds)
+{
+    clb_diag d;
+    int all = 1;
+    for (uint64_t seed = 1; seed <= seeds; seed++)
+        if (gemm_check(m, c, m->n, seed * 0x9E3779B97F4A7C15ull, &d) != CLB_ERR_INVALID_RESULT) {
+            fprintf(stderr, "n=%zu prec=%zu: %s passes the check with seed %llu\n", m->n, m->prec,
+                    what, (unsigned long long)seed);
+            all = 0;
+        }
+    return all;
+}
+
+/* Above GEMM_CHECK_ALL_N the planted defects of a wrong kernel, away from the last row and
+ * column (which are checked element by element): one wrong element (off by far less than
+ * the elements' size), one wrong 16 x 16 tile (computed with K one short) and a K off by one
+ * everywhere. Each is caught with two seeds; the correct product passes. */
+static void test_planted(size_t n, size_t prec)
+{
+    gemm_mats m = {0};
+    clb_diag d;
+    size_t nn = n * n;
+    CHECK(gemm_mats_init(&m, n, prec, 43, &d) == CLB_OK);
+    void *c = malloc(nn * prec), *p = malloc(nn * prec);
+    CHECK(c && p);
+    if (!c || !p)
+        goto done;
+    gemm_host_sequential(&m, c);
+    for (uint64_t seed = 1; seed <= 2; seed++)
+        EXPECT(gemm_check(&m, c, n, seed * 0x9E3779B97F4A7C15ull, &d) == CLB_OK, "n=%zu: %s", n, d.msg);
+    /* one element, off by 1 in single precision (|C| ~ sqrt(n) / 3 = 8), 1e-6 in double */
+    memcpy(p, c, nn * prec);
+    size_t e = (n / 3) * n + n / 2;
+    set(p, prec, e, get(c, prec, e) + (prec == 4 ? 1.0 : 1e-6));
+    CHECK(rejected(&m, p, "one wrong element", 2));
+    /* one 16 x 16 tile at (n/2, n/4) without its last k */
+    memcpy(p, c, nn * prec);
+    for (size_t i = n / 2; i < n / 2 + 16; i++)
+        for (size_t j = n / 4; j < n / 4 + 16; j++)
+            set(p, prec, i * n + j, get(c, prec, i * n + j) - get(m.a, prec, i * n + n - 1) * get(m.b, prec, (n - 1) * n + j));
+    CHECK(rejected(&m, p, "one wrong tile", 2));
+    /* K off by one: every element without its first product */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            set(p, prec, i * n + j, get(c, prec, i * n + j) - get(m.a, prec, i * n) * get(m.b, prec, j));
+    CHECK(rejected(&m, p, "K off by one", 2));
+done:
+    free(c);
+    free(p);
+    gemm_mats_free(&m);
+}
+
+/* Single precision at n = 1024: one element off by 1, above the two-vector bound (about 0.6
+ * here, docs/apps/gemm.md) and below what one vector of uniform weights bounded by |A| |B| |x|
+ * reliably sees (about 1 times a weight below 1: it passed that check with one of the seeds). */
+static void test_between(void)
+{
+    gemm_mats m = {0};
+    clb_diag d;
+    size_t n = 1024;
+    CHECK(gemm_mats_init(&m, n, 4, 44, &d) == CLB_OK);
+    float *c = malloc(n * n * sizeof *c);
+    CHECK(c != NULL);
+    if (c) {
+        gemm_host_pthreads(&m, c, 2, &d);
+        c[(n / 2) * n + n / 3] += 1.0f;
+        CHECK(rejected(&m, c, "one element off by 1", 4));
+    }
+    free(c);
+    gemm_mats_free(&m);
+}
+
+/* SAXPY's check after k in-place passes: the host passes pass; one element a kernel skipped in
+ * the last pass (y0 + (k - 1) a x), one left at y0, one NaN (poison) are each caught. */
+static void test_saxpy_check(void)
+{
+    enum { N = 4096, K = 5 };
+    float a, x[N], y0[N], y[N], keep;
+    uint64_t rng = 99;
+    clb_diag d;
+    saxpy_fill(&a, x, y0, N, &rng);
+    memcpy(y, y0, sizeof y);
+    for (int k = 0; k < K; k++)
+        saxpy_host_sequential(a, x, y, N);
+    EXPECT(saxpy_check(a, x, y0, y, N, K, &d) == CLB_OK, "%s", d.msg);
+    keep = y[N / 3];
+    y[N / 3] -= a * x[N / 3];
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_ERR_INVALID_RESULT);
+    y[N / 3] = y0[N / 3];
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_ERR_INVALID_RESULT);
+    y[N / 3] = NAN;
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_ERR_INVALID_RESULT);
+    y[N / 3] = keep;
+    CHECK(saxpy_check(a, x, y0, y, N, K, &d) == CLB_OK);
 }
 
 static void test_rows_named_only(void)
@@ -100,6 +211,10 @@ int main(void)
     test_check(100, 8);
     test_check(601, 4);  /* Freivalds + samples + edges */
     test_check(601, 8);
+    test_planted(601, 4);
+    test_planted(601, 8);
+    test_between();
+    test_saxpy_check();
     test_rows_named_only();
     test_annotate();
     printf("test_apps: %d failure(s)\n", failures);

@@ -82,6 +82,38 @@ static void test_mcpi(void)
     CHECK(mcpi_check(n, seq, seq + 1, &d) == CLB_ERR_INVALID_RESULT && strstr(d.msg, "reference"));
 }
 
+/* The check texts: every pattern (the absent one too) found where it was planted, at the
+ * start, across and on a border, at a random place and at the end; decoys only: nothing. */
+static void test_check_texts(size_t len, size_t border)
+{
+    strmatch_input in;
+    clb_diag d;
+    long long want[STRMATCH_NPAT], got[STRMATCH_NPAT];
+    int at_start = 0, at_end = 0, straddles = 0;
+    CHECK(strmatch_input_make(&in, len, &d) == CLB_OK);
+    char *text = malloc(len), *main_text = in.text;
+    for (size_t v = 0; text && v < STRMATCH_CHECK_TEXTS; v++) {
+        strmatch_check_text(&in, v, border, 77 + v, text, want);
+        in.text = text;
+        strmatch_host_sequential(&in, got);
+        in.text = main_text;
+        for (size_t k = 0; k < STRMATCH_NPAT; k++) {
+            EXPECT(got[k] == want[k], "len %zu border %zu text %zu pattern %zu: found %lld, planted %lld",
+                   len, border, v, k, got[k], want[k]);
+            CHECK((v < STRMATCH_NPAT) == (want[k] >= 0));
+            at_start += want[k] == 0;
+            at_end += want[k] == (long long)(len - STRMATCH_PAT_LEN);
+            straddles += border < len && want[k] > 0 &&
+                         (size_t)want[k] / border != ((size_t)want[k] + STRMATCH_PAT_LEN - 1) / border;
+        }
+    }
+    EXPECT(at_start == STRMATCH_NPAT && at_end == STRMATCH_NPAT && (border >= len || straddles >= STRMATCH_NPAT),
+           "len %zu border %zu: %d at the start, %d at the end, %d across a border", len, border,
+           at_start, at_end, straddles);
+    free(text);
+    strmatch_input_free(&in);
+}
+
 static void test_strmatch(size_t len)
 {
     strmatch_input in;
@@ -120,6 +152,9 @@ int main(void)
     test_strmatch(STRMATCH_MIN_LEN);
     test_strmatch(200003);
     test_strmatch(10000000);
+    test_check_texts(200003, 256);
+    test_check_texts(200003, 4096);
+    test_check_texts(STRMATCH_MIN_LEN, 100000); /* a border beyond the text: places still hold */
     CHECK(strmatch_input_make(&in, STRMATCH_MIN_LEN - 1, &d) == CLB_ERR_USAGE);
     strmatch_input_free(&in);
     return failures != 0;

@@ -90,11 +90,6 @@ unsigned app_host_threads(void)
     return n > 0 ? (unsigned)n : 1u;
 }
 
-int app_inject_fault(const clb_ctx *c)
-{
-    return c->opts->inject_fault != CLB_FAULT_NONE;
-}
-
 double app_uniform(uint64_t *state)
 {
     return (double)(clb_rand64(state) >> 11) * 0x1p-52 - 1.0;

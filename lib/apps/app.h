@@ -18,7 +18,8 @@ typedef clb_error (*app_once_fn)(void *state, double *seconds, clb_diag *d);
 
 /* A fixed-size measurement: one discarded warm-up run, then repetitions (--reps, ending
  * early after 3 once APP_REP_BUDGET_S has passed), then the row's validation (output is what
- * --inject-fault corrupts; NULL for host rows, whose validate corrupts its own output), then
+ * --inject-fault corrupts; NULL for host rows, whose validate plants the fault in its own output
+ * with clb_fault_apply_host), then
  * samples = work / seconds * factor in unit. */
 typedef struct app_timing {
     void *state;
@@ -45,9 +46,6 @@ clb_error app_parallel(unsigned n, void *jobs, size_t job_size, void *(*fn)(void
 
 /* Online host cores (at least 1). */
 unsigned app_host_threads(void);
-
-/* 1 when the run asks for a corrupted output (host rows corrupt their own output). */
-int app_inject_fault(const clb_ctx *c);
 
 /* Uniform random value in [-1, 1) from the xorshift stream of internal.h. */
 double app_uniform(uint64_t *state);

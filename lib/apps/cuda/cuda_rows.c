@@ -102,8 +102,7 @@ typedef struct sx_state {
 static clb_error sx_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     sx_state *s = state;
-    if (app_inject_fault(c))
-        memset(s->y, 0xA5, s->n * sizeof *s->y);
+    clb_fault_apply_host(c, s->y, s->n * sizeof *s->y);
     return saxpy_check(s->a, s->x, s->y0, s->y, s->n, (uint64_t)s->reps + 1, d);
 }
 
@@ -177,8 +176,7 @@ typedef struct gm_state {
 static clb_error gm_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     gm_state *s = state;
-    if (app_inject_fault(c))
-        memset(s->c, 0xA5, s->m.n * s->m.n * s->m.prec);
+    clb_fault_apply_host(c, s->c, s->m.n * s->m.n * s->m.prec);
     return gemm_check(&s->m, s->c, s->m.n, s->seed ^ 0x5bd1e995u, d);
 }
 
@@ -250,6 +248,7 @@ static clb_error gemm_twin_run(clb_ctx *c, size_t prec, int variant)
         goto cleanup;
     if (!t || !x || gemm_mats_init(&s.m, n, prec, s.seed, d) != CLB_OK || !(s.c = malloc(n * n * prec)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    clb_poison_host(c, s.c, n * n * prec); /* what the twin does not copy back stays NaN */
     clb_param_str(c->res, "app", prec == 4 ? "sgemm" : "dgemm");
     clb_param_str(c->res, "variant", variant ? "cublas" : "cuda");
     clb_param_num(c->res, "n", (double)n);
@@ -294,16 +293,14 @@ typedef struct tm_state {
 static clb_error mcpi_twin_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     tm_state *s = state;
-    if (app_inject_fault(c))
-        s->got ^= 1;
+    clb_fault_apply_host(c, &s->got, sizeof s->got);
     return mcpi_check(s->n, s->want, s->got, d);
 }
 
 static clb_error strmatch_twin_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     tm_state *s = state;
-    if (app_inject_fault(c))
-        s->got_pos[0] += 1;
+    clb_fault_apply_host(c, s->got_pos, sizeof s->got_pos);
     return strmatch_check(&s->in, s->want_pos, s->got_pos, d);
 }
 
@@ -389,6 +386,7 @@ static clb_error strmatch_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_num(res, "text_bytes", (double)s.in.len);
     clb_param_num(res, "patterns", (double)s.in.npat);
     clb_param_str(res, "kernel", "text tile and pattern in shared memory, atomicMin of the first index (seed 004)");
+    clb_poison_host(c, s.got_pos, sizeof s.got_pos);
     if (w.api->strmatch(s.in.text, s.in.len, s.in.pats, s.in.npat, s.in.m, w.reps, w.t, s.got_pos, err,
                       sizeof err) != 0) {
         twin_failed(err, d);
@@ -417,6 +415,7 @@ static clb_error euler_cuda_run(clb_ctx *c, clb_result *res)
     eu_choose_sizes(c, &s);
     if (eu_prepare_host(c, &s) != CLB_OK)
         goto cleanup;
+    clb_poison_host(c, s.out, s.o.n * s.elem);
     /* (float) of the double constants: the OpenCL rows' K2 and HH, printed exactly */
     if (w.api->euler_string(s.o.n, s.steps, (float)s.o.k2, (float)s.o.h, s.y0, s.out, w.reps, w.t, err,
                             sizeof err) != 0) {

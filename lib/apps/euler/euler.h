@@ -51,12 +51,11 @@ void eu_seq_f64(const eu_ode *o, double *y, double *tmp, size_t steps);
 void eu_seq_f32(const eu_ode *o, float *y, float *tmp, size_t steps);
 clb_error eu_pthreads_f64(const eu_ode *o, double *y, double *tmp, size_t steps, unsigned threads);
 clb_error eu_pthreads_f32(const eu_ode *o, float *y, float *tmp, size_t steps, unsigned threads);
-/* The double-precision reference at a few windows of width `width` after steps steps,
- * computed on the window plus its dependence cone (steps * d on each side), or on the
- * whole vector when that is cheaper. ref[i] for the components listed in idx[0..*count)
- * (caller frees both with free). */
-clb_error eu_reference(const eu_ode *o, size_t steps, size_t width, unsigned threads,
-                       size_t **idx, double **ref, size_t *count);
+/* The double-precision reference of every component after steps steps, on threads host
+ * threads (bit for bit the sequential run): ref[0..*count = n); *idx = NULL (every component:
+ * a kernel that skips a tile anywhere fails). The caller frees *ref with free. */
+clb_error eu_reference(const eu_ode *o, size_t steps, unsigned threads, size_t **idx,
+                       double **ref, size_t *count);
 /* Largest |got - ref| over max |ref|, even and odd components apart (their scales differ),
  * for got in double (f64) or float; NaN when got holds one. */
 double eu_max_rel_error(const void *got, int fp64, const size_t *idx, const double *ref,

@@ -280,6 +280,10 @@ clb_error eu_cl_once(clb_ctx *c, eu_state *s, double *secs)
                                             : s->steps;
     clb_diag_clear(d);
     CLB_CL(d, clEnqueueCopyBuffer(s->q, s->init, s->g[0], 0, 0, s->o.n * s->elem, 0, NULL, NULL));
+    /* The other buffer starts as this run's poison: work a configuration skips cannot inherit
+     * an earlier configuration's (or run's) correct values. */
+    if (clb_poison(c, s->g[1], s->o.n * s->elem) != CLB_OK)
+        goto cleanup;
     CLB_CL(d, clFinish(s->q));
     double t0 = clb_now();
     for (size_t l = 0; l < nl; l++) {

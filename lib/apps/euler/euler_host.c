@@ -1,6 +1,6 @@
 /* app.euler host side: the two problems, their initial states, the sequential and pthreads
- * Euler in float and double (euler_host_t.h), and the windowed double reference that every
- * variant is validated against. */
+ * Euler in float and double (euler_host_t.h), and the double reference of the whole vector that
+ * every variant is validated against. */
 #include "euler.h"
 
 #include <math.h>
@@ -103,67 +103,12 @@ double eu_flops_per_component(eu_problem p)
     return p == EU_STRING ? 4.0 : 15.5;
 }
 
-/* The window [a, a + w) after steps steps, computed on its dependence cone of init. */
-static clb_error window_ref(const eu_ode *o, const double *init, size_t steps, size_t a, size_t w,
-                            double *out)
+clb_error eu_reference(const eu_ode *o, size_t steps, unsigned threads, size_t **idx, double **ref,
+                       size_t *count)
 {
-    size_t cone = steps * o->dist;
-    size_t lo = a > cone ? a - cone : 0, hi = a + w + cone < o->n ? a + w + cone : o->n;
-    double *y = malloc((hi - lo) * sizeof *y), *z = malloc((hi - lo) * sizeof *z);
-    if (!y || !z) {
-        free(y), free(z);
-        return CLB_ERR_NOMEM;
-    }
-    memcpy(y, init + lo, (hi - lo) * sizeof *y);
-    for (size_t s = 1; s <= steps; s++) {
-        size_t l = lo ? lo + s * o->dist : 0, r = hi < o->n ? hi - s * o->dist : o->n;
-        step_f64(o, y, z, lo, l, r);
-        double *t = y;
-        y = z;
-        z = t;
-    }
-    memcpy(out, y + (a - lo), w * sizeof *out);
-    free(y);
-    free(z);
-    return CLB_OK;
-}
-
-/* nwin windows of w components spread over the vector, both ends included. */
-static clb_error windows_ref(const eu_ode *o, size_t steps, size_t w, size_t nwin, size_t *idx,
-                             double *ref)
-{
-    double *init = malloc(o->n * sizeof *init);
-    clb_error e = init ? CLB_OK : CLB_ERR_NOMEM;
-    if (init)
-        eu_initial(o, init);
-    for (size_t i = 0; e == CLB_OK && i < nwin; i++) {
-        size_t a = (o->n - w) * i / (nwin - 1);
-        e = window_ref(o, init, steps, a, w, ref + i * w);
-        for (size_t j = 0; j < w; j++)
-            idx[i * w + j] = a + j;
-    }
-    free(init);
-    return e;
-}
-
-clb_error eu_reference(const eu_ode *o, size_t steps, size_t width, unsigned threads,
-                       size_t **idx, double **ref, size_t *count)
-{
-    enum { NWIN = 5 };
-    size_t w = width < o->n ? width : o->n, cone = 2 * steps * o->dist;
-    *idx = NULL;
-    *ref = NULL;
-    *count = 0;
-    /* windows run on one thread, the whole vector on all: take the cheaper */
-    if ((w + cone) * NWIN * (threads ? threads : 1) < o->n) {
-        *idx = malloc(NWIN * w * sizeof **idx);
-        *ref = malloc(NWIN * w * sizeof **ref);
-        if (!*idx || !*ref)
-            return CLB_ERR_NOMEM;
-        *count = NWIN * w;
-        return windows_ref(o, steps, w, NWIN, *idx, *ref);
-    }
     double *tmp = malloc(o->n * sizeof *tmp);
+    *idx = NULL;
+    *count = 0;
     *ref = malloc(o->n * sizeof **ref);
     if (!tmp || !*ref) {
         free(tmp);

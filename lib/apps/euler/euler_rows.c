@@ -14,8 +14,6 @@ static double tolerance(int fp64, size_t steps)
 {
     return 8.0 * (double)(steps > 16 ? steps : 16) * (fp64 ? DBL_EPSILON : FLT_EPSILON);
 }
-/* Components per validation window. */
-#define EU_WINDOW 4096
 
 static size_t env_size(const char *name, size_t dflt)
 {
@@ -128,7 +126,7 @@ clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
         free(s->ridx);
         free(s->ref);
         s->ref_steps = s->steps;
-        if (eu_reference(&s->o, s->steps, EU_WINDOW, s->threads, &s->ridx, &s->ref, &s->rcount) != CLB_OK)
+        if (eu_reference(&s->o, s->steps, s->threads, &s->ridx, &s->ref, &s->rcount) != CLB_OK)
             return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory for the reference");
     }
     s->err = eu_max_rel_error(s->out, s->row->fp64, s->ridx, s->ref, s->rcount);
@@ -145,8 +143,7 @@ clb_error eu_check_output(clb_ctx *c, eu_state *s)
 {
     if (on_cl(s->row->kind))
         return clb_validate(c, s, s->g[eu_cl_result(s)], s->o.n * s->elem);
-    if (c->opts->inject_fault)
-        memset(s->out, 0xA5, s->o.n * s->elem);
+    clb_fault_apply_host(c, s->out, s->o.n * s->elem);
     return clb_validate(c, s, NULL, 0);
 }
 

@@ -316,7 +316,7 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
     if (device_cu(c, s) != CLB_OK)
         goto cleanup;
     s->ref_steps = s->steps;
-    if (eu_reference(&s->o, s->steps, 4096, s->threads, &s->ridx, &s->ref, &s->rcount) != CLB_OK)
+    if (eu_reference(&s->o, s->steps, s->threads, &s->ridx, &s->ref, &s->rcount) != CLB_OK)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory for the reference");
     clb_error e = s->row->sweep == 0   ? sweep_groups(c, s, curves, &b)
                   : s->row->sweep == 1 ? sweep_local(c, s, curves, &b)

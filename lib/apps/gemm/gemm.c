@@ -62,8 +62,7 @@ static clb_error host_once(void *state, double *seconds, clb_diag *d)
 static clb_error host_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     host_state *s = state;
-    if (app_inject_fault(c))
-        memset(s->out, 0xA5, s->m.n * s->m.n * s->m.prec);
+    clb_fault_apply_host(c, s->out, s->m.n * s->m.n * s->m.prec);
     return gemm_check(&s->m, s->out, s->m.n, s->seed, d);
 }
 

@@ -18,10 +18,13 @@ void gemm_host_sequential(const gemm_mats *m, void *c);
 clb_error gemm_host_pthreads(const gemm_mats *m, void *c, unsigned threads, clb_diag *d);
 
 /* Checks c (n x n, leading dimension ldc, elements of m->prec bytes) against A B
- * (docs/apps/gemm.md): every element when n <= GEMM_CHECK_ALL_N, else Freivalds' test with a
- * random vector plus sampled elements, the last row and the last column. Each element must
- * lie within 4 sqrt(n) u sum_k |a_ik b_kj| of the product computed in double. */
+ * (docs/apps/gemm.md): every element when n <= GEMM_CHECK_ALL_N, else Freivalds' test with
+ * GEMM_FREIVALDS_VECTORS independent vectors of random signs (false alarm probability at most
+ * GEMM_FREIVALDS_DELTA) plus sampled elements, the last row and the last column. Each element
+ * must lie within 4 sqrt(n) u sum_k |a_ik b_kj| of the product computed in double. */
 #define GEMM_CHECK_ALL_N 512
+#define GEMM_FREIVALDS_VECTORS 2
+#define GEMM_FREIVALDS_DELTA 1e-9
 clb_error gemm_check(const gemm_mats *m, const void *c, size_t ldc, uint64_t seed, clb_diag *d);
 
 /* Fills m's inputs with uniform random values in [-1, 1); returns CLB_ERR_NOMEM. */

@@ -56,41 +56,71 @@ static void matvec(const void *mat, size_t prec, size_t n, size_t ld, const doub
     }
 }
 
-/* Freivalds: C x against A (B x) for a random x; row i may differ by at most
- * tolf (|A| |B| |x|)_i, the element bound summed over the row. */
+/* The bound of row i of C x - A (B x) (docs/apps/gemm.md, "Freivalds' test"): with every
+ * element within tolf s_ij and x random signs drawn after C, Hoeffding's inequality bounds
+ * |sum_j e_ij x_j| by tolf ||a_i|| ||B||_F sqrt(2 ln(2 n V / delta)) except with probability
+ * delta over all n rows and V vectors; the host's double matrix-vector products add at most
+ * n u_d ((|C| 1)_i + 2 (|A| |B| 1)_i). */
+static void freivalds_bounds(const gemm_mats *m, const void *c, size_t ldc, double tolf, double *tol)
+{
+    size_t n = m->n;
+    double *one = malloc(n * sizeof *one), *t = malloc(n * sizeof *t), *w = malloc(n * sizeof *w),
+           *cr = malloc(n * sizeof *cr);
+    double bf = 0, hoeff = sqrt(2.0 * log(2.0 * (double)n * GEMM_FREIVALDS_VECTORS / GEMM_FREIVALDS_DELTA));
+    for (size_t i = 0; i < n * n; i++)
+        bf += at(m->b, m->prec, i) * at(m->b, m->prec, i);
+    if (one && t && w && cr) {
+        for (size_t i = 0; i < n; i++)
+            one[i] = 1;
+        matvec(m->b, m->prec, n, n, one, t, 1); /* |B| 1 */
+        matvec(m->a, m->prec, n, n, t, w, 1);   /* |A| |B| 1 */
+        matvec(c, m->prec, n, ldc, one, cr, 1); /* |C| 1 */
+    }
+    for (size_t i = 0; i < n; i++) {
+        double ai = 0;
+        for (size_t k = 0; k < n; k++)
+            ai += at(m->a, m->prec, i * n + k) * at(m->a, m->prec, i * n + k);
+        /* out of memory: the host rounding term falls back to infinity (nothing rejected) */
+        double host = one && t && w && cr ? (double)n * 0x1p-52 * (cr[i] + 2 * w[i]) : INFINITY;
+        tol[i] = tolf * sqrt(ai * bf) * hoeff + host + DBL_MIN;
+    }
+    free(one);
+    free(t);
+    free(w);
+    free(cr);
+}
+
+/* Freivalds: C x against A (B x) for GEMM_FREIVALDS_VECTORS independent vectors of random
+ * signs (every element of C weighs fully in its row's sum). */
 static clb_error freivalds(const gemm_mats *m, const void *c, size_t ldc, uint64_t *rng,
                            double tolf, clb_diag *d)
 {
     size_t n = m->n;
-    double *x = calloc(n, sizeof *x), *ax = calloc(n, sizeof *ax), *t = calloc(n, sizeof *t),
-           *y = calloc(n, sizeof *y), *z = calloc(n, sizeof *z), *w = calloc(n, sizeof *w);
+    double *x = calloc(n, sizeof *x), *t = calloc(n, sizeof *t), *y = calloc(n, sizeof *y),
+           *z = calloc(n, sizeof *z), *tol = calloc(n, sizeof *tol);
     clb_diag_clear(d);
-    if (!x || !ax || !t || !y || !z || !w)
+    if (!x || !t || !y || !z || !tol)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        x[i] = app_uniform(rng);
-        ax[i] = fabs(x[i]);
-    }
-    matvec(c, m->prec, n, ldc, x, y, 0);    /* C x */
-    matvec(m->b, m->prec, n, n, x, t, 0);   /* B x */
-    matvec(m->a, m->prec, n, n, t, z, 0);   /* A (B x) */
-    matvec(m->b, m->prec, n, n, ax, t, 1);  /* |B| |x| */
-    matvec(m->a, m->prec, n, n, t, w, 1);   /* |A| |B| |x| */
-    for (size_t i = 0; i < n; i++) {
-        double tol = tolf * w[i] + DBL_MIN;
-        if (!(fabs(y[i] - z[i]) <= tol))
-            CLB_FAIL(d, CLB_ERR_INVALID_RESULT,
-                     "Freivalds check: row %zu of C x is %.9g, A (B x) gives %.9g (|diff| %.3g > "
-                     "bound %.3g)",
-                     i, y[i], z[i], fabs(y[i] - z[i]), tol);
+    freivalds_bounds(m, c, ldc, tolf, tol);
+    for (int v = 0; v < GEMM_FREIVALDS_VECTORS; v++) {
+        for (size_t i = 0; i < n; i++)
+            x[i] = clb_rand64(rng) >> 63 ? 1.0 : -1.0;
+        matvec(c, m->prec, n, ldc, x, y, 0);  /* C x */
+        matvec(m->b, m->prec, n, n, x, t, 0); /* B x */
+        matvec(m->a, m->prec, n, n, t, z, 0); /* A (B x) */
+        for (size_t i = 0; i < n; i++)
+            if (!(fabs(y[i] - z[i]) <= tol[i]))
+                CLB_FAIL(d, CLB_ERR_INVALID_RESULT,
+                         "Freivalds check (vector %d): row %zu of C x is %.9g, A (B x) gives %.9g "
+                         "(|diff| %.3g > bound %.3g)",
+                         v + 1, i, y[i], z[i], fabs(y[i] - z[i]), tol[i]);
     }
 cleanup:
     free(x);
-    free(ax);
     free(t);
     free(y);
     free(z);
-    free(w);
+    free(tol);
     return d->err;
 }
 

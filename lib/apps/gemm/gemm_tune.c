@@ -140,7 +140,9 @@ typedef struct tune_state {
 } tune_state;
 
 /* The median of two timed launches after a warm-up (the screen keeps its former cost), then
- * the output check. */
+ * the check of the candidate's own output (poisoned at its setup; --inject-fault planted in it
+ * first, so a screen that skips the check shows): a candidate that fails is recorded in the
+ * tune table with its status and never wins. */
 static clb_status screen(const int *point, void *user, double *seconds, char *why, size_t n)
 {
     tune_state *t = user;
@@ -151,7 +153,8 @@ static clb_status screen(const int *point, void *user, double *seconds, char *wh
     clb_status status = CLB_STATUS_OK;
     if (gemm_dev_setup(c, t->r, &candidates[point[0]], t->m, &g) != CLB_OK ||
         gemm_dev_once(&g, &s[0], &c->diag) != CLB_OK || gemm_dev_once(&g, &s[0], &c->diag) != CLB_OK ||
-        gemm_dev_once(&g, &s[1], &c->diag) != CLB_OK || gemm_dev_check(&g, &c->diag) != CLB_OK ||
+        gemm_dev_once(&g, &s[1], &c->diag) != CLB_OK ||
+        clb_fault_apply(c, g.cbuf, g.mp * g.np * t->prec) != CLB_OK || gemm_dev_check(&g, &c->diag) != CLB_OK ||
         clb_stats_compute(s, 2, &st) != CLB_OK)
         status = clb_status_from_error(c->diag.err ? c->diag.err : CLB_ERR_INVALID_TIMING);
     else
@@ -202,6 +205,15 @@ static void describe(const int *point, char *buf, size_t n)
                  b->wptn, b->vw, b->dbuf);
 }
 
+/* Candidates that passed or could not run here (a failed check is neither). */
+static size_t valid_or_unsupported(const clb_tune_run *run)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < run->ncands; i++)
+        k += run->cands[i].status == CLB_STATUS_OK || run->cands[i].status == CLB_STATUS_UNSUPPORTED;
+    return k;
+}
+
 static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_n,
                         gemm_blk *best, double *best_gflops, size_t *n)
 {
@@ -239,7 +251,8 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     clb_param_num(c->res, "tune_valid", (double)valid);
     clb_tune_table_params(c->res, &run, describe, 2.0 * (double)*n * (double)*n * (double)*n, 1e-9, "GFLOP/s");
     if (run.best < 0)
-        CLB_FAIL(&c->diag, CLB_ERR_UNSUPPORTED, "none of %zu tile configurations ran and passed the check", run.ncands);
+        CLB_FAIL(&c->diag, run.ncands > valid_or_unsupported(&run) ? CLB_ERR_INVALID_RESULT : CLB_ERR_UNSUPPORTED,
+                 "none of %zu tile configurations ran and passed the check", run.ncands);
     *best = candidates[run.cands[run.best].point[0]];
     *best_gflops = 2.0 * (double)*n * (double)*n * (double)*n / run.cands[run.best].seconds * 1e-9;
 cleanup:

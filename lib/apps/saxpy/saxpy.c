@@ -96,8 +96,7 @@ static clb_error validate(clb_ctx *c, void *state, clb_diag *d)
     saxpy_state *s = state;
     clb_diag_clear(d);
     if (s->kind == S_SEQ || s->kind == S_PTHREADS) {
-        if (app_inject_fault(c))
-            memset(s->y, 0xA5, s->n * sizeof *s->y);
+        clb_fault_apply_host(c, s->y, s->n * sizeof *s->y);
         return check(s, s->y, d);
     }
     float *y = malloc(s->n * sizeof *y);

@@ -27,6 +27,7 @@ typedef struct sm_state {
     cl_kernel k;
     cl_mem text, pats, first; /* first: one uint per pattern */
     size_t global[2], local[2];
+    size_t border; /* positions per tile (work-group), stride or host slice: check texts */
 } sm_state;
 
 static clb_error once(void *state, double *seconds, clb_diag *d)
@@ -49,21 +50,70 @@ cleanup:
     return d->err;
 }
 
-static clb_error validate(clb_ctx *c, void *state, clb_diag *d)
+/* The device rows' positions into s->got. */
+static clb_error read_got(sm_state *s, clb_diag *d)
 {
-    sm_state *s = state;
     cl_uint f[STRMATCH_NPAT];
-    clb_diag_clear(d);
-    if (s->kind == S_SEQ || s->kind == S_PTHREADS) {
-        if (app_inject_fault(c))
-            memset(s->got, 0xA5, sizeof s->got);
-        return strmatch_check(&s->in, s->want, s->got, d);
-    }
     CLB_CL(d, clEnqueueReadBuffer(s->q, s->first, CL_TRUE, 0, s->in.npat * sizeof *f, f, 0, NULL, NULL));
     for (size_t k = 0; k < s->in.npat; k++)
         s->got[k] = f[k] == 0xFFFFFFFFu ? -1 : (long long)f[k];
-    strmatch_check(&s->in, s->want, s->got, d);
 cleanup:
+    return d->err;
+}
+
+static clb_error validate(clb_ctx *c, void *state, clb_diag *d)
+{
+    sm_state *s = state;
+    clb_diag_clear(d);
+    if (s->kind == S_SEQ || s->kind == S_PTHREADS) {
+        clb_fault_apply_host(c, s->got, sizeof s->got);
+        return strmatch_check(&s->in, s->want, s->got, d);
+    }
+    if (read_got(s, d) == CLB_OK)
+        strmatch_check(&s->in, s->want, s->got, d);
+    return d->err;
+}
+
+/* Puts text (in->len bytes) where the row searches: s->in.text, and the device's copy. */
+static clb_error use_text(sm_state *s, char *text, clb_diag *d)
+{
+    s->in.text = text;
+    if (s->kind != S_SEQ && s->kind != S_PTHREADS)
+        CLB_CL(d, clEnqueueWriteBuffer(s->q, s->text, CL_TRUE, 0, s->in.len, text, 0, NULL, NULL));
+cleanup:
+    return d->err;
+}
+
+/* Before any time counts: the row's answers on the check texts (every pattern planted at the
+ * start, across a border of the row's tiles or slices, on one, at a random place and at the
+ * end; then decoys only) must be the planted positions. */
+static clb_error check_texts(sm_state *s, size_t border, clb_diag *d)
+{
+    char *main_text = s->in.text, *text = malloc(s->in.len), why[sizeof d->msg];
+    long long want[STRMATCH_NPAT];
+    uint64_t seed = (uint64_t)(clb_now() * 1e9) ^ clb_poison_word(s->c);
+    double sec = 0;
+    clb_diag_clear(d);
+    if (!text)
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory for a check text");
+    for (size_t v = 0; v < STRMATCH_CHECK_TEXTS && d->err == CLB_OK; v++) {
+        strmatch_check_text(&s->in, v, border, seed, text, want);
+        if (use_text(s, text, d) != CLB_OK || once(s, &sec, d) != CLB_OK)
+            break;
+        if ((s->kind == S_SEQ || s->kind == S_PTHREADS || read_got(s, d) == CLB_OK) &&
+            strmatch_check(&s->in, want, s->got, d) != CLB_OK) {
+            snprintf(why, sizeof why, "%s", d->msg);
+            clb_diag_set(d, CLB_ERR_INVALID_RESULT, "check text %zu (planted at 0, a border of %zu, "
+                         "random, the end; %zu: decoys only): %s", v, border, (size_t)STRMATCH_NPAT, why);
+        }
+    }
+    clb_diag failed = *d;
+    clb_diag_clear(d);
+    if (use_text(s, main_text, d) == CLB_OK && failed.err != CLB_OK)
+        *d = failed;
+    free(text);
+    clb_param_num(s->c->res, "check_texts", STRMATCH_CHECK_TEXTS);
+    clb_param_num(s->c->res, "check_border", (double)border);
     return d->err;
 }
 
@@ -90,6 +140,7 @@ static clb_error geometry(sm_state *s, cl_device_id dev, cl_uint *w, size_t *lby
     s->global[0] = s->kind == S_EARLY ? (size_t)cu * GROUPS_PER_CU * s->local[0]
                                       : (npos + span - 1) / span * s->local[0];
     s->global[1] = s->in.npat;
+    s->border = s->kind == S_EARLY ? s->global[0] : span;
     clb_param_num(s->c->res, "compute_units", cu);
     clb_param_num(s->c->res, "local_mem_bytes", (double)lmem);
 cleanup:
@@ -193,7 +244,9 @@ static clb_error sm_run(clb_ctx *c, clb_result *res)
     } else if (setup_device(&s, d) != CLB_OK) {
         goto cleanup;
     }
-    if (reference(&s, d) != CLB_OK)
+    if (host)
+        s.border = s.in.len / (s.kind == S_SEQ ? 2 : s.threads);
+    if (reference(&s, d) != CLB_OK || check_texts(&s, s.border, d) != CLB_OK)
         goto cleanup;
     app_timing t = {&s, once, (double)s.in.len * (double)s.in.npat, 1e-9, "GB/s",
                     host ? "wall_clock_monotonic, one host run" : "cl_event_profiling START->END, wall-clock checked",

@@ -28,6 +28,18 @@ typedef struct strmatch_input {
  * len - 1000; pattern 4 ends in 'N', outside the alphabet, so it never occurs. len below
  * STRMATCH_MIN_LEN is CLB_ERR_USAGE. Free with strmatch_input_free. */
 clb_error strmatch_input_make(strmatch_input *in, size_t len, clb_diag *d);
+
+/* The check texts every row also searches (docs/apps/strmatch.md, "Validation"): text v of
+ * in->len bytes, fresh letters from seed, with pattern (k + v) % npat planted at place k for
+ * v < STRMATCH_NPAT, so every pattern (the absent one included) occurs once at each place:
+ * 0 (the start), straddling a multiple of border near len / 4, exactly at a multiple of border
+ * near len / 2, a place drawn from seed, and len - m (the last start); text STRMATCH_NPAT holds
+ * decoys (m - 1 bytes of a pattern) at those places and nothing else. want[k]: pattern k's
+ * first occurrence (-1: none), exact by construction (a 1000-letter pattern occurs by chance
+ * with probability 4^-1000 per position). border: the kernel's tile or slice of positions. */
+#define STRMATCH_CHECK_TEXTS (STRMATCH_NPAT + 1)
+void strmatch_check_text(const strmatch_input *in, size_t v, size_t border, uint64_t seed,
+                         char *text, long long *want);
 void strmatch_input_free(strmatch_input *in);
 
 /* Text bytes of a run: env CLBENCH_STRMATCH_BYTES, else 1 MiB under --quick, else 10^7. */

@@ -23,17 +23,57 @@ static uint64_t fill_letters(char *p, size_t n, uint64_t state)
     return state;
 }
 
+static void plant_in(char *text, const strmatch_input *in, size_t k, size_t at)
+{
+    memcpy(text + at, in->pats + k * in->m, in->m);
+}
+
 static void plant(strmatch_input *in, size_t k, size_t at)
 {
-    memcpy(in->text + at, in->pats + k * in->m, in->m);
+    plant_in(in->text, in, k, at);
 }
 
 /* Pattern k at `at` with its last byte replaced by another letter: a partial match of m - 1. */
+static void decoy_in(char *text, const strmatch_input *in, size_t k, size_t at)
+{
+    plant_in(text, in, k, at);
+    char *last = text + at + in->m - 1;
+    *last = *last == 'A' ? 'C' : 'A';
+}
+
 static void plant_decoy(strmatch_input *in, size_t k, size_t at)
 {
-    plant(in, k, at);
-    char *last = in->text + at + in->m - 1;
-    *last = *last == 'A' ? 'C' : 'A';
+    decoy_in(in->text, in, k, at);
+}
+
+/* The largest multiple of border in [lo, hi], else lo. */
+static size_t border_in(size_t lo, size_t hi, size_t border)
+{
+    size_t b = border ? hi / border * border : 0;
+    return border && b >= lo ? b : lo;
+}
+
+void strmatch_check_text(const strmatch_input *in, size_t v, size_t border, uint64_t seed,
+                         char *text, long long *want)
+{
+    size_t len = in->len, m = in->m, at[STRMATCH_NPAT];
+    uint64_t st = seed ^ (0x9E3779B97F4A7C15ull * (v + 1));
+    fill_letters(text, len, st);
+    at[0] = 0;
+    at[1] = border_in(len / 4 + m, 3 * len / 8, border) - m / 2;
+    at[2] = border_in(len / 2, 5 * len / 8 - m, border);
+    at[3] = 5 * len / 8 + m + (size_t)(clb_rand64(&st) % (uint64_t)(len / 4 - 2 * m));
+    at[4] = len - m;
+    for (size_t k = 0; k < in->npat; k++) {
+        size_t pat = (k + v) % in->npat;
+        want[k] = -1;
+        if (v < in->npat)
+            plant_in(text, in, pat, at[k]);
+        else
+            decoy_in(text, in, k, at[k]);
+    }
+    for (size_t k = 0; v < in->npat && k < in->npat; k++)
+        want[(k + v) % in->npat] = (long long)at[k];
 }
 
 clb_error strmatch_input_make(strmatch_input *in, size_t len, clb_diag *d)
@@ -76,7 +116,7 @@ clb_error strmatch_check(const strmatch_input *in, const long long *want, const 
     for (size_t k = 0; k < in->npat; k++)
         if (got[k] != want[k])
             return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
-                                "pattern %zu: first occurrence %lld, the sequential reference finds %lld (text of %zu bytes)",
+                                "pattern %zu: first occurrence %lld, expected %lld (text of %zu bytes)",
                                 k, got[k], want[k], in->len);
     return CLB_OK;
 }
