@@ -9,7 +9,7 @@ mode=${1:-characterize}
 
 packages=(cmake make gcc clang ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1
           pocl-opencl-icd libcjson-dev clinfo python3 locales chromium oclgrind
-          pkgconf libclang-rt-14-dev openmpi-bin libopenmpi-dev)
+          pkgconf libclang-rt-14-dev openmpi-bin libopenmpi-dev libclblast1)
 
 install_missing() {
     local missing=()
