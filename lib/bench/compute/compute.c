@@ -577,6 +577,11 @@ static clb_error final_measure(cstate *s, clb_result *res)
     size_t top[2], n = best_points(s, top, s->c->opts->quick ? 1 : 2);
     clb_result tmp[2];
     size_t ok = 0, best = 0;
+    for (size_t i = 0; n == 0 && i < s->npts; i++)
+        if (s->pts[i].failed)
+            return clb_diag_set(&s->c->diag, CLB_ERR_INVALID_RESULT,
+                                "every configuration failed validation or did not run: %s",
+                                s->pts[i].error);
     if (n == 0)
         return clb_diag_set(&s->c->diag, CLB_ERR_BUILD, "no configuration ran; the first: %s",
                             s->npts ? s->pts[0].error : "none tried");

@@ -369,8 +369,9 @@ static size_t fit_local(const mem_device *m, size_t want)
 static size_t add_simple(const fstate *s, fvariant *v, size_t n, const fvariant *want)
 {
     if ((sparse(s->r) && 4u * want->vw > s->m.fetch_bytes) || n >= MAX_VARIANTS ||
-        (s->r->kind == F_READ && want->local < 16))
-        return n;
+        (s->r->kind == F_READ && want->local < 16) ||
+        (want->fetch > 1 && s->words / want->vw < (size_t)want->fetch * want->local))
+        return n; /* the 16-per-item forms: no whole group block in the array */
     for (size_t i = 0; i < n; i++)
         if (!v[i].chunked && v[i].vw == want->vw && v[i].local == want->local &&
             v[i].fetch == want->fetch && v[i].per_item == want->per_item)
@@ -378,6 +379,14 @@ static size_t add_simple(const fstate *s, fvariant *v, size_t n, const fvariant 
     v[n] = (fvariant){.vw = want->vw, .local = want->local, .fetch = want->fetch,
                       .per_item = want->per_item};
     return n + 1;
+}
+
+/* Testing hook CLBENCH_READ_FORMS=all (docs/cli.md): every form of every DRAM row at every
+ * width, also under --quick. */
+static int all_forms(void)
+{
+    const char *env = getenv("CLBENCH_READ_FORMS");
+    return env && strcmp(env, "all") == 0;
 }
 
 /* The family's forms, bit i of a mask: form_names[i] is params.variants[].variant. */
@@ -390,12 +399,6 @@ static const char *const form_names[] = {"one_per_item", "several_per_item", "pe
  * (several_per_item) or not (per_item_sum: on the H100 every reducing form stayed 2-3 % below
  * clpeak, docs/results/memory.md). Testing hook CLBENCH_READ_FORMS (docs/cli.md): a
  * comma-separated list of form names screens only those, also under --quick. */
-static int all_forms(void)
-{
-    const char *env = getenv("CLBENCH_READ_FORMS");
-    return env && strcmp(env, "all") == 0;
-}
-
 static unsigned family_forms(const clb_ctx *c, const frow *r)
 {
     unsigned m = FORM_ONE | (r->chunked ? FORM_CHUNKED : 0);
@@ -417,12 +420,16 @@ static unsigned family_forms(const clb_ctx *c, const frow *r)
 }
 
 /* The base local size of the width stage: the driver's choice, 256 for the reads, and 1024
- * (clpeak's, its device maximum capped here) for the per-item sums. */
-static size_t base_local(const fstate *s, unsigned form)
+ * (clpeak's, its device maximum capped here) for the per-item sums; the 16-per-item forms at
+ * most the array's vectors / 16, so that a pass holds one whole group block (small --quick
+ * arrays on simulators). */
+static size_t base_local(const fstate *s, unsigned form, unsigned vw)
 {
-    if (form == FORM_SUM)
-        return fit_local(&s->m, 1024);
-    return s->r->kind == F_READ ? fit_local(&s->m, 256) : 0;
+    size_t l = form == FORM_SUM ? fit_local(&s->m, 1024)
+               : s->r->kind == F_READ ? fit_local(&s->m, 256) : 0;
+    while (form != FORM_ONE && l > 16 && s->words / vw / READ_FETCH < l)
+        l /= 2;
+    return l;
 }
 
 /* The screening pass's options: no warm-up beyond calibration's two launches, 3 timed
@@ -492,7 +499,7 @@ static size_t add_forms(const clb_ctx *c, const fstate *s, fvariant *v, size_t k
         for (size_t i = 0; (forms & f) && i < sizeof simple_widths / sizeof simple_widths[0]; i++)
             for (int lay = 0; (!c->opts->quick || all_forms() || simple_widths[i] == 4) && lay < 2;
                  lay++) {
-                fvariant w = {.vw = simple_widths[i], .local = base_local(s, f),
+                fvariant w = {.vw = simple_widths[i], .local = base_local(s, f, simple_widths[i]),
                               .fetch = f == FORM_ONE ? 1 : READ_FETCH,
                               .per_item = f == FORM_SUM ? 1 + lay : 0};
                 if (lay == 0 || f == FORM_SUM)
