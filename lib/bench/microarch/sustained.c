@@ -261,15 +261,19 @@ cleanup:
     return d->err;
 }
 
+clb_error clb_sustained_validate(clb_ctx *c, void *state, clb_diag *d);
+
 /* Rate of cfg: launches grown to about screen_s, then the median of three (GFLOP/s), each
  * timed by the host's clock around the launch and its wait: never shorter than the launch, so
- * an early END stamp on a loaded host cannot make a configuration look faster than it is. */
+ * an early END stamp on a loaded host cannot make a configuration look faster than it is.
+ * The output starts poisoned and is validated before the rate counts. */
 static clb_error screen(clb_ctx *c, sus_state *s, sus_cfg cfg, double *rate)
 {
     const double screen_s = c->opts->quick ? 0.002 : 0.02;
     double t = 0, g[3];
     *rate = NAN;
-    if (build_cfg(c, s, cfg) != CLB_OK)
+    if (build_cfg(c, s, cfg) != CLB_OK ||
+        clb_poison(c, s->out, s->gsz * 16 * sizeof(float)) != CLB_OK)
         return c->diag.err;
     s->iters = 1;
     for (int i = 0; i < 24 && (i == 0 || t < screen_s); i++) {
@@ -285,6 +289,8 @@ static clb_error screen(clb_ctx *c, sus_state *s, sus_cfg cfg, double *rate)
             return c->diag.err;
         g[r] = 1e-9 * flops_per_launch(s) / (clb_now() - t0);
     }
+    if (clb_sustained_validate(c, s, &c->diag) != CLB_OK)
+        return c->diag.err;
     *rate = clb_median(g, 3);
     return CLB_OK;
 }
@@ -301,6 +307,7 @@ static clb_error search(clb_ctx *c, sus_state *s, clb_result *res)
     size_t n = c->opts->quick ? sizeof quick / sizeof *quick : MAXN, best = MAXN;
     double rate[MAXN];
     char err[MAXN][160];
+    int failed[MAXN] = {0}; /* output failed validation: recorded, never the best */
     for (size_t i = 0; i < n; i++)
         rate[i] = NAN, err[i][0] = '\0';
     for (int pass = 0; pass < (c->opts->quick ? 1 : 2); pass++)
@@ -309,6 +316,8 @@ static clb_error search(clb_ctx *c, sus_state *s, clb_result *res)
             if (err[i][0])
                 continue;
             if (screen(c, s, grid[i], &r) != CLB_OK) {
+                failed[i] = c->diag.err == CLB_ERR_INVALID_RESULT;
+                r = NAN;
                 clb_diag_format(&c->diag, err[i], sizeof err[i]);
                 clb_diag_clear(&c->diag);
                 cJSON_DeleteItemFromObjectCaseSensitive(res->params, "build_log");
@@ -322,11 +331,16 @@ static clb_error search(clb_ctx *c, sus_state *s, clb_result *res)
         cJSON_AddNumberToObject(o, "chains", grid[i].chains);
         clb_json_number(o, "screen_gflops", rate[i]);
         if (err[i][0])
-            cJSON_AddStringToObject(o, "error", err[i]);
+            cJSON_AddStringToObject(o, failed[i] ? "failed" : "error", err[i]);
         cJSON_AddItemToArray(tab, o);
         if (rate[i] > 0 && (best == MAXN || rate[i] > rate[best]))
             best = i;
     }
+    for (size_t i = 0; best == MAXN && i < n; i++)
+        if (failed[i])
+            return clb_diag_set(&c->diag, CLB_ERR_INVALID_RESULT,
+                                "every configuration of the search failed validation or did not run: %s",
+                                err[i]);
     if (best == MAXN)
         return clb_diag_set(&c->diag, CLB_ERR_BUILD, "no configuration of the search ran (params.search)");
     return build_cfg(c, s, grid[best]);
