@@ -17,11 +17,14 @@ for g in $groups; do
     rows=$(awk -v g="$g" '$2 == g {print $1}' "$tmp/list")
     victim=$(echo "$rows" | head -1); other=$(echo "$rows" | sed -n 2p)
     [ -n "$other" ] || other=$(awk '$2 == "launch" {print $1; exit}' "$tmp/list")
-    for kind in alloc build stall segv abort wrong; do
+    # the wrong-result fault in turn as wrong (the whole output), partial (one word) and skip
+    # (1/16 left as the poison), one per group: cli_fault_kinds runs the last two on every row
+    i=$(( ${i:-0} + 1 )); result=$(echo "wrong partial skip" | cut -d' ' -f$(( i % 3 + 1 )))
+    for kind in alloc build stall segv abort $result; do
         # transfer rows build no program: a build fault cannot touch them
         [ "$g" = transfer ] && [ "$kind" = build ] && continue
         case $kind in alloc) want=error;; build) want=build_failed;; stall) want=timeout;;
-                      segv|abort) want=crashed;; wrong) want=invalid_result;; esac
+                      segv|abort) want=crashed;; wrong|partial|skip) want=invalid_result;; esac
         deadline=60; [ $kind = stall ] && deadline=8   # the stalled worker is killed after 8 s
         rc=0
         CLBENCH_FAULT=$victim:$kind "$clb" run "$victim" "$other" --quick --strict --quiet --bench-timeout $deadline \

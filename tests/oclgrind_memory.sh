@@ -25,18 +25,6 @@ if [ -s "$tmp/oclgrind.log" ]; then
     fails=$((fails+1))
 fi
 python3 "$check" "$tmp/out.json" --min-results ${#rows[@]} --expect-status ok || fails=$((fails+1))
-# read_linear's forms with 16 vectors per work-item (per_item_sum in both layouts: the one
-# argument `total` strides the global-offset one), which --quick does not screen by default.
-CLBENCH_READ_FORMS=per_item_sum,several_per_item oclgrind --check-api --data-races \
-    --log "$tmp/forms.log" "$bin" run memory.read_linear --quick --reps 3 --watchdog-ms 20000 \
-    --json "$tmp/forms.json" >"$tmp/forms.txt" 2>&1 || { echo "FAIL: forms run exit $?"; fails=$((fails+1)); }
-cat "$tmp/forms.txt"
-[ -s "$tmp/forms.log" ] && { echo "FAIL: oclgrind reported:"; head -40 "$tmp/forms.log"; fails=$((fails+1)); }
-python3 "$check" "$tmp/forms.json" --min-results 1 --expect-status ok || fails=$((fails+1))
-python3 -c 'import json, sys
-v = json.load(open(sys.argv[1]))["devices"][0]["results"][0]["params"]["variants"]
-got = sorted((x["variant"], x.get("fetch_layout", "")) for x in v if "screen_gbs" in x)
-want = [("per_item_sum", "global_offset"), ("per_item_sum", "local_offset"), ("several_per_item", "")]
-sys.exit(0 if got == want else print("FAIL: forms screened:", got) or 1)' "$tmp/forms.json" || fails=$((fails+1))
+# read_linear's other forms and every width: oclgrind_memory_forms (cli_memory_forms.sh).
 echo "oclgrind_memory: $fails failure(s)"
 [ "$fails" = 0 ]

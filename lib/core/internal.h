@@ -104,6 +104,12 @@ typedef struct clb_workload {
     /* Output buffer the fault injection corrupts before validation (NULL: none). */
     cl_mem output;
     size_t output_bytes;
+    /* clb_measure poisons output before the first launch unless the kernel reads it too
+     * (set output_is_input: its enqueue must then reset it). */
+    int output_is_input;
+    /* Bytes from the start of output that the last launch wrote, where they are fewer than
+     * output_bytes (NULL: output_bytes): the fault injection falls there. */
+    size_t (*output_written)(const void *state);
     /* value = work / seconds * unit_factor (rates), or, with per_work_time, seconds / work *
      * unit_factor (latencies). */
     double unit_factor;

@@ -194,6 +194,10 @@ clb_error clb_measure(clb_ctx *c, const clb_workload *w)
     launch_time t;
     if (!x || !ev || !wall)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    /* Every measurement (every screened variant's) starts from a poisoned output, so that
+     * work it skips cannot pass on what an earlier variant left there. */
+    if (w->output && !w->output_is_input && clb_poison(c, w->output, w->output_bytes) != CLB_OK)
+        goto cleanup;
     if (calibrate(c, w, &scale) != CLB_OK)
         goto cleanup;
     for (unsigned i = 0; i < o->warmup; i++)
@@ -213,7 +217,8 @@ clb_error clb_measure(clb_ctx *c, const clb_workload *w)
         double secs = over ? wall[i] : ev[i];
         x[i] = w->per_work_time ? secs / work * w->unit_factor : work / secs * w->unit_factor;
     }
-    if (clb_validate(c, w->state, w->output, w->output_bytes) != CLB_OK)
+    if (clb_validate(c, w->state, w->output,
+                     w->output_written ? w->output_written(w->state) : w->output_bytes) != CLB_OK)
         goto cleanup;
     record_timing_params(c, scale, work, ev, wall, n);
     if (over)

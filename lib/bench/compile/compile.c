@@ -62,10 +62,12 @@ static clb_error run_kernel(clb_ctx *c, compile_state *s, cl_program prog)
     CLB_CL(d, buf = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_WRITE, sizeof s->out,
                                    NULL, CLB_ERRP));
     CLB_CL(d, clSetKernelArg(k, 0, sizeof buf, &buf));
+    if (clb_poison(c, buf, sizeof s->out) != CLB_OK) /* an item not written stays the poison */
+        goto cleanup;
     CLB_CL(d, clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
     CLB_CL(d, clFinish(q));
-    if (c->opts->inject_fault) /* corrupt what validation will read */
-        CLB_CL(d, clEnqueueFillBuffer(q, buf, &(cl_uchar){0xA5}, 1, 0, sizeof s->out, 0, NULL, NULL));
+    if (clb_fault_apply(c, buf, sizeof s->out) != CLB_OK) /* --inject-fault: what validation reads */
+        goto cleanup;
     CLB_CL(d, clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof s->out, s->out, 0, NULL, NULL));
 cleanup:
     clb_release_mem(buf);

@@ -18,13 +18,17 @@
 #include <string.h>
 
 #define MAX_POINTS 128
-#define SAMPLE_ITEMS 12
+/* Work-item i reads input class i % INPUT_CLASSES: the host computes one reference per class and
+ * checks every work-item's every lane against its class's (docs/measurement.md, "Compute"). A
+ * prime, so neighbours in a warp or SIMD group never share a class. */
+#define INPUT_CLASSES 37
 
 typedef struct point {
     cm_config cfg;
-    double rate; /* screened G(FL)OP/s; NaN when the configuration did not run */
+    double rate; /* screened G(FL)OP/s; NaN when the configuration did not run or failed */
     int stage;
-    char error[160]; /* why it did not run (build or launch failure), else "" */
+    int failed;      /* 1: its output failed validation (never a finalist) */
+    char error[160]; /* why it did not run (build or launch failure) or failed, else "" */
 } point;
 
 typedef struct cstate {
@@ -37,11 +41,13 @@ typedef struct cstate {
     cl_mem in, out;
     size_t global;
     uint64_t iters;   /* of the last launch */
-    cm_inputs *inputs;
+    cm_inputs *inputs; /* INPUT_CLASSES classes; work-item i reads inputs[i % INPUT_CLASSES] */
     cm_args args;
     point pts[MAX_POINTS];
     size_t npts;
 } cstate;
+
+clb_error clb_compute_validate(clb_ctx *c, void *state, clb_diag *d);
 
 /* ---- building one configuration ---- */
 
@@ -199,6 +205,10 @@ static clb_error screen(cstate *s, const cm_config *cfg, double *rate)
     if (cfg->wg > s->kernel_wg)
         return CLB_OK; /* the kernel cannot run this work-group size: not a point */
     s->cfg.wg = cfg->wg;
+    /* Each configuration starts from a poisoned output: work it skips cannot pass as an
+     * earlier configuration's. */
+    if (clb_poison(s->c, s->out, s->global * CM_MAX_WIDTH * cm_elem_bytes(s->row.type)) != CLB_OK)
+        return s->c->diag.err;
     if (timed(s, 1, &t) != CLB_OK) /* the first launch pays compilation for this size */
         return s->c->diag.err;
     for (int i = 0; i < 32 && t < screen_s && n < (1u << 24); i++) {
@@ -213,6 +223,9 @@ static clb_error screen(cstate *s, const cm_config *cfg, double *rate)
         double x = work(s, n) / t * 1e-9;
         best = x > best ? x : best;
     }
+    /* Validated on its own output before its rate counts (no fault injection here). */
+    if (clb_compute_validate(s->c, s, &s->c->diag) != CLB_OK)
+        return s->c->diag.err;
     *rate = best;
     return CLB_OK;
 }
@@ -222,8 +235,9 @@ static clb_error screen(cstate *s, const cm_config *cfg, double *rate)
 static clb_error skip_point(cstate *s, point *p)
 {
     clb_diag *d = &s->c->diag;
-    if (d->err != CLB_ERR_BUILD && d->err != CLB_ERR_CL)
+    if (d->err != CLB_ERR_BUILD && d->err != CLB_ERR_CL && d->err != CLB_ERR_INVALID_RESULT)
         return d->err;
+    p->failed = d->err == CLB_ERR_INVALID_RESULT; /* recorded, never a finalist */
     clb_diag_format(d, p->error, sizeof p->error);
     clb_diag_clear(d);
     cJSON_DeleteItemFromObjectCaseSensitive(s->c->res->params, "build_log");
@@ -365,7 +379,7 @@ static cJSON *point_json(const point *p)
     cJSON_AddNumberToObject(o, "stage", p->stage);
     clb_json_number(o, "screen_rate", p->rate);
     if (p->error[0])
-        cJSON_AddStringToObject(o, "error", p->error);
+        cJSON_AddStringToObject(o, p->failed ? "failed" : "error", p->error);
     return o;
 }
 
@@ -471,16 +485,16 @@ static clb_error setup(cstate *s, size_t *dev_wg)
      * work-group size the search tries. */
     s->global = ((size_t)cus * 2048 + 1023) / 1024 * 1024;
     size_t es = cm_elem_bytes(s->row.type);
-    s->inputs = malloc(s->global * sizeof *s->inputs);
+    s->inputs = malloc(INPUT_CLASSES * sizeof *s->inputs);
     host = malloc(s->global * 4 * es);
     if (!s->inputs || !host)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     cm_gen_args(s->row, &rng, &s->args);
-    for (size_t i = 0; i < s->global; i++) {
+    for (size_t i = 0; i < INPUT_CLASSES; i++)
         cm_gen_inputs(s->row, &rng, &s->inputs[i]);
+    for (size_t i = 0; i < s->global; i++)
         for (int k = 0; k < 4; k++)
-            cm_store_input(s->row.type, host, 4 * i + (size_t)k, &s->inputs[i], k);
-    }
+            cm_store_input(s->row.type, host, 4 * i + (size_t)k, &s->inputs[i % INPUT_CLASSES], k);
     CLB_CL(d, s->in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->global * 4 * es,
                                      host, CLB_ERRP));
     CLB_CL(d, s->out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, s->global * CM_MAX_WIDTH * es, NULL,
@@ -563,6 +577,11 @@ static clb_error final_measure(cstate *s, clb_result *res)
     size_t top[2], n = best_points(s, top, s->c->opts->quick ? 1 : 2);
     clb_result tmp[2];
     size_t ok = 0, best = 0;
+    for (size_t i = 0; n == 0 && i < s->npts; i++)
+        if (s->pts[i].failed)
+            return clb_diag_set(&s->c->diag, CLB_ERR_INVALID_RESULT,
+                                "every configuration failed validation or did not run: %s",
+                                s->pts[i].error);
     if (n == 0)
         return clb_diag_set(&s->c->diag, CLB_ERR_BUILD, "no configuration ran; the first: %s",
                             s->npts ? s->pts[0].error : "none tried");
@@ -611,25 +630,28 @@ clb_error clb_compute_validate(clb_ctx *c, void *state, clb_diag *d)
     cstate *s = state;
     size_t es = cm_elem_bytes(s->row.type), bytes = s->global * s->cfg.width * es;
     void *host = malloc(bytes);
-    double ref[CM_MAX_WIDTH], maxabs = 0;
+    double ref[INPUT_CLASSES][CM_MAX_WIDTH], tol[INPUT_CLASSES];
     (void)c;
     if (!host)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     CLB_CL(d, clEnqueueReadBuffer(clb_device_queue(s->c->dev), s->out, CL_TRUE, 0, bytes, host, 0,
                                   NULL, NULL));
-    for (size_t k = 0; k < SAMPLE_ITEMS; k++) {
-        size_t gid = k * (s->global - 1) / (SAMPLE_ITEMS - 1);
-        cm_reference(s->row, &s->cfg, &s->inputs[gid], &s->args, s->iters, ref, &maxabs);
-        double tol = cm_tolerance(s->row, &s->cfg, maxabs);
+    for (size_t k = 0; k < INPUT_CLASSES; k++) {
+        double maxabs = 0;
+        cm_reference(s->row, &s->cfg, &s->inputs[k], &s->args, s->iters, ref[k], &maxabs);
+        tol[k] = cm_tolerance(s->row, &s->cfg, maxabs);
+    }
+    /* every work-item, every lane: a skipped item keeps the poison (a NaN) */
+    for (size_t gid = 0; gid < s->global; gid++)
         for (unsigned l = 0; l < s->cfg.width; l++) {
+            size_t k = gid % INPUT_CLASSES;
             double got = cm_load_output(s->row.type, host, gid * s->cfg.width + l);
-            if (!(fabs(got - ref[l]) <= tol))
+            if (!(fabs(got - ref[k][l]) <= tol[k]))
                 CLB_FAIL(d, CLB_ERR_INVALID_RESULT,
                          "work-item %zu lane %u: kernel %.17g, host reference %.17g (bound %.3g; "
                          "%u iterations)",
-                         gid, l, got, ref[l], tol, (unsigned)s->iters);
+                         gid, l, got, ref[k][l], tol[k], (unsigned)s->iters);
         }
-    }
 cleanup:
     free(host);
     return d->err;

@@ -42,6 +42,8 @@ typedef struct gstate {
     cl_kernel k;
     cl_mem a, b, c, out;
     size_t local, groups; /* tiles: groups of the last launch (at most nchunks) */
+    size_t max_groups;    /* the most groups a launch of this configuration ran */
+    size_t out_words;     /* words of the output poisoned, faulted and validated */
     int blocked;
     int tiles;            /* CPU DRAM arrays: one launch = `scale` work-groups, one chunk each */
     cl_uint streams;      /* blocked layouts: sequential streams per work-item (STREAMS) */
@@ -313,6 +315,7 @@ static clb_error g_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *
     if (s->tiles)
         s->groups = (size_t)scale;
     size_t global = s->groups * s->local;
+    s->max_groups = s->groups > s->max_groups ? s->groups : s->max_groups;
     CLB_CL(d, clSetKernelArg(s->k, passes_arg(s), sizeof passes, &passes));
     cl_uint tag = s->tag + 1;
     if (s->v->kind == G_WRITE)
@@ -329,6 +332,13 @@ static clb_error g_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *
         mark_written(s, passes, tag);
 cleanup:
     return d->err;
+}
+
+/* Reads: the last launch's groups' words (tiles: fewer than the output holds). */
+static size_t g_written(const void *state)
+{
+    const gstate *s = state;
+    return s->v->kind == G_READ ? s->groups * s->local * 4 : s->out_words * 4;
 }
 
 static double g_work(const void *state, uint64_t scale)
@@ -414,6 +424,7 @@ clb_error mem_chunked_run(clb_ctx *c, const void *cfg, unsigned vw)
                        : s.words * 4;
     if (v->kind == G_REUSE)
         out_bytes = (size_t)s.reuse_n * 4;
+    s.out_words = out_bytes / 4;
     /* CPU runtimes run a device's work-groups one after another, so a group re-reading its
      * own chunks within one launch finds them in the cache (measured: 24 GB/s at 2 passes,
      * 86 GB/s at 27 on this project's 2-core VM). On DRAM arrays a launch therefore reads
@@ -422,6 +433,7 @@ clb_error mem_chunked_run(clb_ctx *c, const void *cfg, unsigned vw)
                          : s.blocked && v->kind != G_REUSE && s.mult == s.per ? s.per : 1u << 24;
     clb_workload w = {.state = &s, .enqueue = g_enqueue, .work = g_work, .min_scale = 1,
                       .max_scale = max_scale, .output = s.out, .output_bytes = out_bytes,
+                      .output_written = g_written,
                       .unit_factor = 1e-9, .unit = "GB/s"};
     if (clb_measure(c, &w) != CLB_OK)
         goto cleanup;
@@ -500,14 +512,31 @@ static cl_uint stream_ref(const gstate *s, size_t i)
     }
 }
 
-/* Every word of every chunk written so far (the last launch's chunks at least). */
-static clb_error check_words(gstate *s, const cl_uint *out, clb_diag *d)
+/* out[from, to) still the poison: no launch was to write there. */
+static clb_error check_untouched(const clb_ctx *c, const cl_uint *out, size_t from, size_t to,
+                                 clb_diag *d)
+{
+    cl_uint p = clb_poison_word(c);
+    for (size_t i = from; i < to; i++)
+        if (out[i] != p)
+            return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
+                                "word %zu: 0x%08x where no launch wrote (poison 0x%08x)", i,
+                                (unsigned)out[i], (unsigned)p);
+    return CLB_OK;
+}
+
+/* Every word: those of every chunk written so far (the last launch's chunks at least)
+ * against the host, the others still the poison. */
+static clb_error check_words(const clb_ctx *c, gstate *s, const cl_uint *out, clb_diag *d)
 {
     size_t chunk_words = (size_t)s->chunk * s->vw;
     for (size_t i = 0; i < s->words; i++) {
         cl_uint tag = s->chunk_tag[i / chunk_words];
-        if (!tag)
+        if (!tag) {
+            if (check_untouched(c, out, i, i + 1, d) != CLB_OK)
+                return d->err;
             continue;
+        }
         cl_uint want = s->v->kind == G_WRITE ? ((cl_uint)i * 2654435761u) ^ tag
                                              : stream_ref(s, i);
         if (out[i] != want)
@@ -521,19 +550,22 @@ clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     gstate *s = state;
     cl_uint *out = NULL;
-    size_t n = s->v->kind == G_READ ? s->groups * s->local
+    size_t n = s->v->kind == G_READ ? s->out_words
                : s->v->kind == G_REUSE ? s->reuse_n : s->words;
     if (read_back(c, s->out, n * 4, &out) != CLB_OK)
         goto done;
-    if (s->v->kind == G_READ)
-        check_read(s, out, d);
-    else if (s->v->kind == G_REUSE) {
+    /* reads: the last launch's groups, then the words only a larger (calibration) launch
+     * wrote, unchecked, then poison to the end */
+    if (s->v->kind == G_READ) {
+        if (check_read(s, out, d) == CLB_OK)
+            check_untouched(c, out, s->max_groups * s->local, n, d);
+    } else if (s->v->kind == G_REUSE) {
         cl_uint got = mem_sum_words(out, n), want = 32u * s->passes * s->total;
         if (got != want)
             clb_diag_set(d, CLB_ERR_INVALID_RESULT, "checksum 0x%08x, host expects 0x%08x",
                          (unsigned)got, (unsigned)want);
     } else
-        check_words(s, out, d);
+        check_words(c, s, out, d);
 done:
     free(out);
     if (d != &c->diag && c->diag.err != CLB_OK && d->err == CLB_OK)

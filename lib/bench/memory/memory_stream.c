@@ -44,7 +44,8 @@ typedef struct fvariant {
     size_t local;  /* straightforward form: 0 = the driver's choice */
     int screened;  /* 1 when `screen` holds the screening median (GB/s) */
     double screen;
-    char skipped[160]; /* why it was left out (too slow for the watchdog), or "" */
+    char skipped[160]; /* why it was left out (too slow for the watchdog, or failed), or "" */
+    int failed;    /* 1: its output failed validation while screened (never a finalist) */
     int measured;  /* 1 when `full` holds the full measurement's median */
     double full;
 } fvariant;
@@ -68,6 +69,7 @@ typedef struct fstate {
     size_t block;   /* items per unit of scale: total / nblocks, a multiple of 1024 */
     size_t nblocks;
     size_t items;   /* global size of the last launch */
+    size_t max_items; /* the largest global size of the variant's launches */
     cl_uint base;   /* the last launch's first item */
     cl_uint next;   /* the next launch's first item */
     cl_uint stride, tag;
@@ -237,6 +239,7 @@ static clb_error f_bind(clb_ctx *c, fstate *s, const fvariant *v, cl_program *pr
     s->nblocks = s->total / 1024 < 64 ? (s->total / 1024 ? s->total / 1024 : 1) : 64;
     s->block = s->total / s->nblocks;
     s->next = 0;
+    s->items = s->max_items = 0;
     /* reads: `total` follows the `base` argument (memory.cl, SIMPLE_ITEM) */
     cl_uint total = (cl_uint)s->total;
     if (s->r->kind == F_READ) {
@@ -278,6 +281,7 @@ static clb_error f_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *
                                      NULL, ev));
     s->tag = tag;
     s->items = items;
+    s->max_items = items > s->max_items ? items : s->max_items;
     s->base = s->next;
     s->next = (cl_uint)((s->next + items) % s->total);
 cleanup:
@@ -288,6 +292,15 @@ static cl_mem f_output(const fstate *s, size_t *bytes)
 {
     *bytes = s->r->kind != F_READ ? s->words * 4 : s->total / (s->per_item ? 1 : s->local) * 4;
     return s->r->kind == F_READ ? s->out : s->r->kind == F_WRITE ? s->a : s->c;
+}
+
+/* Bytes from the start of the output up to the end of the last launch's words. */
+static size_t f_written(const void *state)
+{
+    const fstate *s = state;
+    if (s->r->kind == F_READ)
+        return s->items / (s->per_item ? 1 : s->local) * 4;
+    return ((size_t)s->base + s->items) * s->vw * 4;
 }
 
 static void f_params(clb_result *res, const fstate *s)
@@ -325,7 +338,7 @@ static clb_error simple_run(clb_ctx *c, const void *cfg, unsigned vw)
     cl_mem out = f_output(s, &out_bytes);
     /* A whole pass per launch where it fits (calibration grows to it; --quick: at once). */
     clb_workload w = {.state = s, .enqueue = f_enqueue, .work = f_work,
-                      .min_scale = c->opts->quick ? s->nblocks : 1, .max_scale = s->nblocks, .output = out, .output_bytes = out_bytes,
+                      .min_scale = c->opts->quick ? s->nblocks : 1, .max_scale = s->nblocks, .output = out, .output_bytes = out_bytes, .output_written = f_written,
                       .unit_factor = 1e-9, .unit = "GB/s"};
     if (clb_measure(c, &w) != CLB_OK)
         goto cleanup;
@@ -356,8 +369,9 @@ static size_t fit_local(const mem_device *m, size_t want)
 static size_t add_simple(const fstate *s, fvariant *v, size_t n, const fvariant *want)
 {
     if ((sparse(s->r) && 4u * want->vw > s->m.fetch_bytes) || n >= MAX_VARIANTS ||
-        (s->r->kind == F_READ && want->local < 16))
-        return n;
+        (s->r->kind == F_READ && want->local < 16) ||
+        (want->fetch > 1 && s->words / want->vw < (size_t)want->fetch * want->local))
+        return n; /* the 16-per-item forms: no whole group block in the array */
     for (size_t i = 0; i < n; i++)
         if (!v[i].chunked && v[i].vw == want->vw && v[i].local == want->local &&
             v[i].fetch == want->fetch && v[i].per_item == want->per_item)
@@ -365,6 +379,14 @@ static size_t add_simple(const fstate *s, fvariant *v, size_t n, const fvariant 
     v[n] = (fvariant){.vw = want->vw, .local = want->local, .fetch = want->fetch,
                       .per_item = want->per_item};
     return n + 1;
+}
+
+/* Testing hook CLBENCH_READ_FORMS=all (docs/cli.md): every form of every DRAM row at every
+ * width, also under --quick. */
+static int all_forms(void)
+{
+    const char *env = getenv("CLBENCH_READ_FORMS");
+    return env && strcmp(env, "all") == 0;
 }
 
 /* The family's forms, bit i of a mask: form_names[i] is params.variants[].variant. */
@@ -383,6 +405,8 @@ static unsigned family_forms(const clb_ctx *c, const frow *r)
     const char *env = getenv("CLBENCH_READ_FORMS");
     if (r->kind != F_READ || r->pattern != 0)
         return m;
+    if (all_forms())
+        return m | FORM_SEVERAL | FORM_SUM;
     if (!env || !*env)
         return c->opts->quick ? m : m | FORM_SEVERAL | FORM_SUM;
     m = 0;
@@ -396,12 +420,16 @@ static unsigned family_forms(const clb_ctx *c, const frow *r)
 }
 
 /* The base local size of the width stage: the driver's choice, 256 for the reads, and 1024
- * (clpeak's, its device maximum capped here) for the per-item sums. */
-static size_t base_local(const fstate *s, unsigned form)
+ * (clpeak's, its device maximum capped here) for the per-item sums; the 16-per-item forms at
+ * most the array's vectors / 16, so that a pass holds one whole group block (small --quick
+ * arrays on simulators). */
+static size_t base_local(const fstate *s, unsigned form, unsigned vw)
 {
-    if (form == FORM_SUM)
-        return fit_local(&s->m, 1024);
-    return s->r->kind == F_READ ? fit_local(&s->m, 256) : 0;
+    size_t l = form == FORM_SUM ? fit_local(&s->m, 1024)
+               : s->r->kind == F_READ ? fit_local(&s->m, 256) : 0;
+    while (form != FORM_ONE && l > 16 && s->words / vw / READ_FETCH < l)
+        l /= 2;
+    return l;
 }
 
 /* The screening pass's options: no warm-up beyond calibration's two launches, 3 timed
@@ -427,8 +455,10 @@ static clb_error run_variant(clb_ctx *c, fstate *s, const fvariant *v, const clb
     return mem_measure_scratch(c, simple_run, &j, v->vw, opts, clb_memory_family_validate, out);
 }
 
-/* Screens v[0..n): a variant too slow for the watchdog is left out (its reason kept); any
- * other failure (validation above all: a broken kernel) fails the row. */
+/* Screens v[0..n), each from a poisoned output (clb_measure) and validated on what it wrote:
+ * a variant too slow for the watchdog is left out, one whose output fails validation is
+ * recorded as failed (both with their reason) and never a finalist; any other failure fails
+ * the row. */
 static clb_error screen(clb_ctx *c, fstate *s, fvariant *v, size_t n)
 {
     clb_run_opts o;
@@ -436,7 +466,8 @@ static clb_error screen(clb_ctx *c, fstate *s, fvariant *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         clb_result r;
         clb_error e = run_variant(c, s, &v[i], &o, &r);
-        if (e == CLB_ERR_INVALID_TIMING) {
+        v[i].failed = e == CLB_ERR_INVALID_RESULT;
+        if (e == CLB_ERR_INVALID_TIMING || e == CLB_ERR_INVALID_RESULT) {
             snprintf(v[i].skipped, sizeof v[i].skipped, "%.150s", c->diag.msg);
             clb_diag_clear(&c->diag);
             continue;
@@ -466,8 +497,9 @@ static size_t add_forms(const clb_ctx *c, const fstate *s, fvariant *v, size_t k
 {
     for (unsigned f = FORM_ONE; f <= FORM_SUM; f <<= 1)
         for (size_t i = 0; (forms & f) && i < sizeof simple_widths / sizeof simple_widths[0]; i++)
-            for (int lay = 0; (!c->opts->quick || simple_widths[i] == 4) && lay < 2; lay++) {
-                fvariant w = {.vw = simple_widths[i], .local = base_local(s, f),
+            for (int lay = 0; (!c->opts->quick || all_forms() || simple_widths[i] == 4) && lay < 2;
+                 lay++) {
+                fvariant w = {.vw = simple_widths[i], .local = base_local(s, f, simple_widths[i]),
                               .fetch = f == FORM_ONE ? 1 : READ_FETCH,
                               .per_item = f == FORM_SUM ? 1 + lay : 0};
                 if (lay == 0 || f == FORM_SUM)
@@ -520,7 +552,7 @@ static cJSON *variant_json(const fvariant *v)
     if (v->screened)
         clb_json_number(o, "screen_gbs", v->screen);
     else
-        cJSON_AddStringToObject(o, "skipped", v->skipped);
+        cJSON_AddStringToObject(o, v->failed ? "failed" : "skipped", v->skipped);
     if (v->measured)
         clb_json_number(o, "gbs", v->full);
     return o;
@@ -608,7 +640,10 @@ clb_error clb_memory_family_run(clb_ctx *c, clb_result *res)
                             s.r->name);
     if (forms & FORM_CHUNKED) { /* screened first: it allocates (and frees) its own arrays */
         const unsigned *w;
-        size_t nw = mem_widths(c, 0, &w);
+        static const unsigned every[] = {1, 4, 16}; /* the widths a full run screens */
+        size_t nw = all_forms() ? sizeof every / sizeof every[0] : mem_widths(c, 0, &w);
+        if (all_forms())
+            w = every;
         for (size_t i = 0; i < nw; i++) {
             size_t l = 0, g = 0;
             mem_grid(&s.m, &l, &g);
@@ -624,6 +659,10 @@ clb_error clb_memory_family_run(clb_ctx *c, clb_result *res)
     size_t k = 0;
     while (k < n && k < (c->opts->quick ? 1u : FINALISTS) && v[k].screened)
         k++;
+    for (size_t i = 0; !k && i < n; i++)
+        if (v[i].failed)
+            CLB_FAIL(&c->diag, CLB_ERR_INVALID_RESULT, "every variant failed or was left out: %s",
+                     v[i].skipped);
     if (!k)
         CLB_FAIL(&c->diag, CLB_ERR_INVALID_TIMING, "no variant ran within the watchdog: %s",
                  n ? v[0].skipped : "no variant fits the device");
@@ -710,6 +749,50 @@ static clb_error validate_end(clb_ctx *c, cl_uint *out, clb_diag *d, clb_error e
     return d->err;
 }
 
+/* The words of out[from, to) must still hold the poison: no launch of the variant was to
+ * write them. */
+static clb_error check_untouched(const clb_ctx *c, const cl_uint *out, size_t from, size_t to,
+                                 clb_diag *d)
+{
+    cl_uint p = clb_poison_word(c);
+    for (size_t i = from; i < to; i++)
+        if (out[i] != p)
+            return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
+                                "word %zu: 0x%08x where no launch wrote (poison 0x%08x)", i,
+                                (unsigned)out[i], (unsigned)p);
+    return CLB_OK;
+}
+
+/* Write and STREAM: a word outside the last launch's vectors holds an earlier launch's value
+ * (STREAM: the same; write: the value of an earlier tag) or, never written, the poison. */
+static int earlier_word(const clb_ctx *c, const fstate *s, size_t i, cl_uint got)
+{
+    if (got == clb_poison_word(c))
+        return 1;
+    if (s->r->kind != F_WRITE)
+        return got == word_ref(s, i);
+    cl_uint t = got ^ ((cl_uint)i * 2654435761u);
+    return t >= 1 && t <= s->tag;
+}
+
+static clb_error check_stream(const clb_ctx *c, const fstate *s, const cl_uint *out, clb_diag *d)
+{
+    size_t first = (size_t)s->base * s->vw, end = first + s->items * s->vw;
+    for (size_t i = 0; i < s->words; i++) {
+        /* the last launch's items: [base, base + items), wrapping at total */
+        int last = (i >= first && i < end) || (end > s->total * s->vw && i < end - s->total * s->vw);
+        if (last ? out[i] != word_ref(s, i) : !earlier_word(c, s, i, out[i]))
+            return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
+                                "word %zu%s: 0x%08x, host expects 0x%08x", i,
+                                last ? "" : " (before the last launch)", (unsigned)out[i],
+                                (unsigned)word_ref(s, i));
+    }
+    return CLB_OK;
+}
+
+/* Every word of the output: the last launch's against the host, the others as check_stream
+ * (write, STREAM) or check_untouched (reads: out[j] is the last launch's j-th group or item;
+ * words only a larger, discarded calibration launch wrote are the only ones not checked). */
 clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     fstate *s = state;
@@ -720,15 +803,10 @@ clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
         return validate_end(c, out, d, CLB_OK);
     if (s->r->kind == F_READ) {
         cl_uint bias = getenv("CLBENCH_TEST_BAD_HOST_SUM") ? 1u : 0u; /* testing hook */
-        return validate_end(c, out, d, s->per_item ? check_items(s, out, bias, d)
-                                                   : check_read(s, out, bias, d));
+        size_t per = s->per_item ? 1 : s->local;
+        if ((s->per_item ? check_items(s, out, bias, d) : check_read(s, out, bias, d)) != CLB_OK)
+            return validate_end(c, out, d, CLB_OK);
+        return validate_end(c, out, d, check_untouched(c, out, s->max_items / per, bytes / 4, d));
     }
-    /* every word of the last launch's items */
-    for (size_t j = 0, v = s->base; j < s->items; j++, v = v + 1 < s->total ? v + 1 : 0)
-        for (size_t i = v * s->vw; i < (v + 1) * s->vw; i++)
-            if (out[i] != word_ref(s, i))
-                return validate_end(c, out, d, clb_diag_set(d, CLB_ERR_INVALID_RESULT,
-                                    "word %zu: 0x%08x, host expects 0x%08x", i, (unsigned)out[i],
-                                    (unsigned)word_ref(s, i)));
-    return validate_end(c, out, d, CLB_OK);
+    return validate_end(c, out, d, check_stream(c, s, out, d));
 }

@@ -101,8 +101,13 @@ cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
      * array in milliseconds, and its last-level cache (50 MiB on an H100) would serve a small
      * one at several times the HBM limit, which the limit guard rightly calls invalid. */
     int gpu = (m->type & CL_DEVICE_TYPE_GPU) && !(m->type & CL_DEVICE_TYPE_CPU); /* oclgrind: both */
-    if (c->opts->quick && !gpu)
-        return clb_shrink_size(c, 1u << 20, 256u << 10);
+    if (c->opts->quick && !gpu) {
+        /* testing hook CLBENCH_QUICK_BYTES (docs/cli.md): 256 KiB or 512 KiB, for simulators */
+        const char *env = getenv("CLBENCH_QUICK_BYTES");
+        unsigned long long q = env && *env ? strtoull(env, NULL, 0) : 0;
+        size_t want = q == (256u << 10) || q == (512u << 10) ? (size_t)q : 1u << 20;
+        return clb_shrink_size(c, want, 256u << 10);
+    }
     /* Floors: GPUs' last-level caches reach 50-100 MiB and a driver may report a smaller
      * cache (an L1) as CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; a virtual machine may hide its CPU's
      * real L3 (this project's development VM reports 32 MiB, but arrays up to 64-96 MiB

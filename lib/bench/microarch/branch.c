@@ -257,16 +257,18 @@ cleanup:
 
 static clb_error divergence_validate(branch_state *s, clb_diag *d)
 {
-    float *got = malloc(s->gsz * sizeof *got);
+    float *got = malloc(s->gsz * sizeof *got), ref[INPUT_CLASSES][2];
     if (!got)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, 0, s->gsz * sizeof *got, got, 0, NULL, NULL));
-    /* Every lane of the first group and the last lane overall. */
-    for (size_t i = 0; i <= s->lsz; i++) {
-        size_t g = i < s->lsz ? i : s->gsz - 1, l = g % s->lsz;
-        int odd = (int)((l / (size_t)s->block) & 1u);
-        float want = clb_ua_fma_chain(s->hin[g], odd ? s->a : s->b, odd ? s->b : s->a,
-                                      16u * (uint64_t)s->iters);
+    for (size_t k = 0; k < INPUT_CLASSES; k++)
+        for (int odd = 0; odd < 2; odd++)
+            ref[k][odd] = clb_ua_fma_chain(s->hin[k], odd ? s->a : s->b, odd ? s->b : s->a,
+                                           16u * (uint64_t)s->iters);
+    /* Every lane: lane g reads input class g % INPUT_CLASSES */
+    for (size_t g = 0; g < s->gsz; g++) {
+        int odd = (int)((g % s->lsz / (size_t)s->block) & 1u);
+        float want = ref[g % INPUT_CLASSES][odd];
         if (!(fabsf(got[g] - want) <= 1e-5f * fmaxf(1.0f, fabsf(want))))
             CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "lane %zu: %.9g, host %.9g", g, got[g], want);
     }
@@ -285,7 +287,7 @@ clb_error clb_branch_run(clb_ctx *c, clb_result *res)
     if (clb_build(c, "branch", NULL, NULL, &prog) != CLB_OK)
         goto cleanup;
     clb_ua_dump_binary(c, prog, "branch");
-    if (clb_ua_random_floats(c, n, div ? 0.5f : -1.0f, div ? 2.0f : 1.0f, 0xB7A4C4u, &s.hin, &s.in) != CLB_OK)
+    if (clb_ua_random_floats(c, n, div ? INPUT_CLASSES : n, div ? 0.5f : -1.0f, div ? 2.0f : 1.0f, 0xB7A4C4u, &s.hin, &s.in) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s.out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_WRITE,
                                      (div ? n : 1) * sizeof(float), NULL, CLB_ERRP));

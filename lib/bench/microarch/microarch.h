@@ -70,8 +70,15 @@ clb_error clb_ua_calibrate(clb_ctx *c, cl_kernel k, cl_uint arg, size_t gsz, siz
 /* n steps of x = fma(x, a, b) in single precision on the host; stops early once the chain
  * reaches a fixed point or a 2-cycle (its later values are then known). */
 float clb_ua_fma_chain(float x, float a, float b, uint64_t n);
-/* Allocates a device buffer of n random floats in [lo, hi) (seeded). */
-clb_error clb_ua_random_floats(clb_ctx *c, size_t n, float lo, float hi, uint64_t seed,
+/* Input classes of the many-work-item rows (branch.divergence, sustained.*): work-item i reads
+ * class i % INPUT_CLASSES, so that the host checks every work-item against one reference per
+ * class (a prime: neighbours in a SIMD group never share one). */
+#define INPUT_CLASSES 37
+
+/* Allocates a device buffer of n random floats in [lo, hi) (seeded), element i a copy of
+ * element i % classes: a validator then checks every element against `classes` host
+ * references (classes = n: all drawn). */
+clb_error clb_ua_random_floats(clb_ctx *c, size_t n, size_t classes, float lo, float hi, uint64_t seed,
                                float **host, cl_mem *buf);
 
 #endif

@@ -135,7 +135,7 @@ float clb_ua_fma_chain(float x, float a, float b, uint64_t n)
     return x;
 }
 
-clb_error clb_ua_random_floats(clb_ctx *c, size_t n, float lo, float hi, uint64_t seed,
+clb_error clb_ua_random_floats(clb_ctx *c, size_t n, size_t classes, float lo, float hi, uint64_t seed,
                                float **host, cl_mem *buf)
 {
     clb_diag *d = &c->diag;
@@ -147,7 +147,8 @@ clb_error clb_ua_random_floats(clb_ctx *c, size_t n, float lo, float hi, uint64_
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     clb_rand64(&st);
     for (size_t i = 0; i < n; i++)
-        h[i] = lo + (hi - lo) * (float)((double)(clb_rand64(&st) >> 11) * 0x1p-53);
+        h[i] = i < classes ? lo + (hi - lo) * (float)((double)(clb_rand64(&st) >> 11) * 0x1p-53)
+                           : h[i % classes];
     CLB_CL(d, *buf = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                     n * sizeof *h, h, CLB_ERRP));
 cleanup:

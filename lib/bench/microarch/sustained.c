@@ -261,15 +261,19 @@ cleanup:
     return d->err;
 }
 
+clb_error clb_sustained_validate(clb_ctx *c, void *state, clb_diag *d);
+
 /* Rate of cfg: launches grown to about screen_s, then the median of three (GFLOP/s), each
  * timed by the host's clock around the launch and its wait: never shorter than the launch, so
- * an early END stamp on a loaded host cannot make a configuration look faster than it is. */
+ * an early END stamp on a loaded host cannot make a configuration look faster than it is.
+ * The output starts poisoned and is validated before the rate counts. */
 static clb_error screen(clb_ctx *c, sus_state *s, sus_cfg cfg, double *rate)
 {
     const double screen_s = c->opts->quick ? 0.002 : 0.02;
     double t = 0, g[3];
     *rate = NAN;
-    if (build_cfg(c, s, cfg) != CLB_OK)
+    if (build_cfg(c, s, cfg) != CLB_OK ||
+        clb_poison(c, s->out, s->gsz * 16 * sizeof(float)) != CLB_OK)
         return c->diag.err;
     s->iters = 1;
     for (int i = 0; i < 24 && (i == 0 || t < screen_s); i++) {
@@ -285,6 +289,8 @@ static clb_error screen(clb_ctx *c, sus_state *s, sus_cfg cfg, double *rate)
             return c->diag.err;
         g[r] = 1e-9 * flops_per_launch(s) / (clb_now() - t0);
     }
+    if (clb_sustained_validate(c, s, &c->diag) != CLB_OK)
+        return c->diag.err;
     *rate = clb_median(g, 3);
     return CLB_OK;
 }
@@ -301,6 +307,7 @@ static clb_error search(clb_ctx *c, sus_state *s, clb_result *res)
     size_t n = c->opts->quick ? sizeof quick / sizeof *quick : MAXN, best = MAXN;
     double rate[MAXN];
     char err[MAXN][160];
+    int failed[MAXN] = {0}; /* output failed validation: recorded, never the best */
     for (size_t i = 0; i < n; i++)
         rate[i] = NAN, err[i][0] = '\0';
     for (int pass = 0; pass < (c->opts->quick ? 1 : 2); pass++)
@@ -309,6 +316,8 @@ static clb_error search(clb_ctx *c, sus_state *s, clb_result *res)
             if (err[i][0])
                 continue;
             if (screen(c, s, grid[i], &r) != CLB_OK) {
+                failed[i] = c->diag.err == CLB_ERR_INVALID_RESULT;
+                r = NAN;
                 clb_diag_format(&c->diag, err[i], sizeof err[i]);
                 clb_diag_clear(&c->diag);
                 cJSON_DeleteItemFromObjectCaseSensitive(res->params, "build_log");
@@ -322,11 +331,16 @@ static clb_error search(clb_ctx *c, sus_state *s, clb_result *res)
         cJSON_AddNumberToObject(o, "chains", grid[i].chains);
         clb_json_number(o, "screen_gflops", rate[i]);
         if (err[i][0])
-            cJSON_AddStringToObject(o, "error", err[i]);
+            cJSON_AddStringToObject(o, failed[i] ? "failed" : "error", err[i]);
         cJSON_AddItemToArray(tab, o);
         if (rate[i] > 0 && (best == MAXN || rate[i] > rate[best]))
             best = i;
     }
+    for (size_t i = 0; best == MAXN && i < n; i++)
+        if (failed[i])
+            return clb_diag_set(&c->diag, CLB_ERR_INVALID_RESULT,
+                                "every configuration of the search failed validation or did not run: %s",
+                                err[i]);
     if (best == MAXN)
         return clb_diag_set(&c->diag, CLB_ERR_BUILD, "no configuration of the search ran (params.search)");
     return build_cfg(c, s, grid[best]);
@@ -339,7 +353,7 @@ static clb_error sus_setup(clb_ctx *c, sus_state *s, clb_result *res)
     CLB_CL(d, clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
     /* As compute.*: 2048 work-items per compute unit fill a GPU SM, a multiple of 1024. */
     s->gsz = ((size_t)cu * 2048 + 1023) / 1024 * 1024;
-    if (clb_ua_random_floats(c, s->gsz, 1.0f, 2.0f, 0x5057A1Full, &s->hin, &s->in) != CLB_OK)
+    if (clb_ua_random_floats(c, s->gsz, INPUT_CLASSES, 1.0f, 2.0f, 0x5057A1Full, &s->hin, &s->in) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s->out = clCreateBuffer(clb_device_context(c->dev), CL_MEM_READ_WRITE, s->gsz * 16 * sizeof(float), NULL, CLB_ERRP));
     if (search(c, s, res) != CLB_OK)
@@ -393,28 +407,31 @@ cleanup:
     return d->err;
 }
 
-/* Recomputes every lane of the first and the last work-item: each chain on the host, summed
- * in the kernel's order. */
+/* Recomputes every lane of every work-item: each input class's chains on the host, summed in
+ * the kernel's order (work-item i reads class i % INPUT_CLASSES). */
 clb_error clb_sustained_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     sus_state *s = state;
     const unsigned w = s->cfg.width;
-    float got[16];
+    float ref[INPUT_CLASSES][16], *got = malloc(s->gsz * w * sizeof *got);
     (void)c;
-    size_t items[2] = {0, s->gsz - 1};
-    for (int j = 0; j < 2; j++) {
-        CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, items[j] * w * sizeof(float), w * sizeof(float), got, 0, NULL, NULL));
-        for (unsigned l = 0; l < w; l++) {
-            float want = 0;
+    if (!got)
+        CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+    CLB_CL(d, clEnqueueReadBuffer(s->q, s->out, CL_TRUE, 0, s->gsz * w * sizeof *got, got, 0, NULL, NULL));
+    for (size_t k = 0; k < INPUT_CLASSES; k++)
+        for (unsigned l = 0; l < w; l++)
             for (unsigned ch = 0; ch < s->cfg.chains; ch++) {
-                float x = clb_ua_fma_chain(s->hin[items[j]] + (float)(ch * w + l), s->a, s->b, 16u * (uint64_t)s->iters);
-                want = ch ? want + x : x;
+                float x = clb_ua_fma_chain(s->hin[k] + (float)(ch * w + l), s->a, s->b, 16u * (uint64_t)s->iters);
+                ref[k][l] = ch ? ref[k][l] + x : x;
             }
-            if (!(fabsf(got[l] - want) <= 1e-5f * fmaxf(1.0f, fabsf(want))))
-                CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "work-item %zu lane %u: %.9g, host %.9g", items[j], l, got[l], want);
+    for (size_t i = 0; i < s->gsz; i++)
+        for (unsigned l = 0; l < w; l++) {
+            float want = ref[i % INPUT_CLASSES][l], g = got[i * w + l];
+            if (!(fabsf(g - want) <= 1e-5f * fmaxf(1.0f, fabsf(want))))
+                CLB_FAIL(d, CLB_ERR_INVALID_RESULT, "work-item %zu lane %u: %.9g, host %.9g", i, l, g, want);
         }
-    }
 cleanup:
+    free(got);
     return d->err;
 }
 
