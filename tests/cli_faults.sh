@@ -32,8 +32,10 @@ for g in $groups; do
         [ "$rc" = 1 ] || { cat "$tmp/err"; fail "$victim:$kind: exit $rc, expected 1"; }
         python3 - "$tmp/r.json" "$victim" "$want" <<'PY' || fail "$victim:$kind"
 import json, sys
-res = json.load(open(sys.argv[1]))["devices"][0]["results"]
-victim, want = sys.argv[2], sys.argv[3]
+dev = json.load(open(sys.argv[1]))["devices"][0]
+res, victim, want = dev["results"], sys.argv[2], sys.argv[3]
+# the worker's device entry comes before the victim runs: no fault reaches it
+assert dev["derived"]["simd_width"]["value"] is not None, dev["derived"]["simd_width"]
 bad = [r for r in res if r["status"] not in ("ok", "unsupported", "inconclusive", "throttled")]
 assert len(res) == 2, f"{len(res)} results"
 assert [r["name"] for r in bad] == [victim], f"non-ok: {[(r['name'], r['status'], r['reason']) for r in bad]}"
