@@ -110,10 +110,6 @@ cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_d
 int cli_fault_kind(const char *name);
 const char *cli_fault_name(int kind);
 
-/* src/fault.c: arms an injected OpenCL failure ("alloc", "build", "stall") for the benchmark
- * about to run in this worker; NULL disarms. Test hook only (CLBENCH_FAULT). */
-void cli_fault_arm(const char *kind);
-
 /* Human-readable output. */
 void cli_print_device_header(FILE *f, const clb_device_ref *r);
 void cli_print_result_header(FILE *f);

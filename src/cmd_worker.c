@@ -4,8 +4,8 @@
  * parent keeps every result finished before a crash. Not for people: no table, no files.
  * CLBENCH_FAULT=NAME:KIND (tests) makes the worker fail before benchmark NAME: KIND is segv,
  * abort, hang, exit, lost (with CLBENCH_FAULT_STATE=FILE: the device is reported lost once),
- * alloc, alloc_above=BYTES, build, stall (src/fault.c), or wrong, partial, skip (a fault planted in the kernel's output
- * before validation: --inject-fault), or a broken protocol: garbage, bigline (10 MB of it),
+ * wrong, partial, skip (a fault planted in the kernel's output before validation:
+ * --inject-fault), or a broken protocol: garbage, bigline (10 MB of it),
  * foreign (another benchmark's result) before the real result; halfline (a torn line, then
  * exit 0), silent (exit 0), flood (bytes without a newline until killed, about 13 MB/s), or
  * chatter (a line on fd 1, as a driver may print: it must not reach the protocol).
@@ -116,9 +116,7 @@ static int inject_process_fault(const char *name, const char *group)
         _exit(3);
     else if (strcmp(kind, "lost") == 0)
         return device_lost_once(name, group);
-    else
-        cli_fault_arm(kind); /* alloc, build, stall: src/fault.c; wrong, partial, skip: below */
-    return 0;
+    return 0; /* wrong, partial, skip: below; another kind is none of the worker's */
 }
 
 /* Test hook CLBENCH_SLOWDOWN=F (0 < F <= 1): this worker's device pretends to be slower by F —
@@ -186,7 +184,6 @@ int cmd_worker(const cli_opts *o)
         const clb_bench *b = clb_bench_find(o->patterns[i]);
         if (!b)
             continue;
-        cli_fault_arm(NULL);
         if (inject_process_fault(b->name, b->group))
             continue;
         clb_run_opts ro = o->run;

@@ -3,10 +3,12 @@
 # failure, build failure, a kernel that never ends, SIGSEGV, SIGABRT, a wrong kernel result --
 # yields exactly one non-ok result (the victim, with the right status), every other result of
 # the run is intact, and `run --strict` exits 1. The victim is the group's first row that runs on this
-# device; its neighbour in the registry runs in the same worker after it.
-# usage: cli_faults.sh CLBENCH
+# device; its neighbour in the registry runs in the same worker after it. The OpenCL failures
+# (alloc, build, stall) come from the test-only preload library (tests/preload/).
+# usage: cli_faults.sh CLBENCH PRELOAD
 set -eu
-clb=$1
+clb=$1 preload=$2
+[ -f "$preload" ] || { echo "FAIL: no preload library $preload" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -26,14 +28,17 @@ for g in $groups; do
         case $kind in alloc) want=error;; build) want=build_failed;; stall) want=timeout;;
                       segv|abort) want=crashed;; wrong|partial|skip) want=invalid_result;; esac
         deadline=60; [ $kind = stall ] && deadline=8   # the stalled worker is killed after 8 s
+        pre=; case $kind in alloc|build|stall) pre=$preload;; esac
         rc=0
-        CLBENCH_FAULT=$victim:$kind "$clb" run "$victim" "$other" --quick --strict --quiet --bench-timeout $deadline \
+        LD_PRELOAD=$pre CLBENCH_FAULT=$victim:$kind "$clb" run "$victim" "$other" --quick --strict --quiet --bench-timeout $deadline \
             --json "$tmp/r.json" 2>"$tmp/err" || rc=$?
         [ "$rc" = 1 ] || { cat "$tmp/err"; fail "$victim:$kind: exit $rc, expected 1"; }
         python3 - "$tmp/r.json" "$victim" "$want" <<'PY' || fail "$victim:$kind"
 import json, sys
-res = json.load(open(sys.argv[1]))["devices"][0]["results"]
-victim, want = sys.argv[2], sys.argv[3]
+dev = json.load(open(sys.argv[1]))["devices"][0]
+res, victim, want = dev["results"], sys.argv[2], sys.argv[3]
+# the worker's device entry comes before the victim runs: no fault reaches it
+assert dev["derived"]["simd_width"]["value"] is not None, dev["derived"]["simd_width"]
 bad = [r for r in res if r["status"] not in ("ok", "unsupported", "inconclusive", "throttled")]
 assert len(res) == 2, f"{len(res)} results"
 assert [r["name"] for r in bad] == [victim], f"non-ok: {[(r['name'], r['status'], r['reason']) for r in bad]}"

@@ -1,17 +1,19 @@
 #!/bin/sh
 # Shrink-and-retry (issue 19): a device that cannot allocate the planned buffers (injected:
-# CLBENCH_FAULT=NAME:alloc_above=BYTES fails every clCreateBuffer above BYTES) makes memory,
+# CLBENCH_FAULT=NAME:alloc_above=BYTES with the test-only preload library tests/preload/ fails
+# every clCreateBuffer above BYTES) makes memory,
 # transfer and app rows halve their size and retry: the result is ok, measured at the smaller
 # size, with size_shrunk_from/to and the failure in params. Below the floor the row fails.
-# usage: cli_shrink.sh CLBENCH
+# usage: cli_shrink.sh CLBENCH PRELOAD
 set -eu
-clb=$1
+clb=$1 preload=$2
+[ -f "$preload" ] || { echo "FAIL: no preload library $preload" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 check() { # NAME BYTES WANT(ok|error)
     rc=0
-    CLBENCH_FAULT=$1:alloc_above=$2 "$clb" run "$1" --quick --quiet --json "$tmp/r.json" 2>"$tmp/err" || rc=$?
+    LD_PRELOAD=$preload CLBENCH_FAULT=$1:alloc_above=$2 "$clb" run "$1" --quick --quiet --json "$tmp/r.json" 2>"$tmp/err" || rc=$?
     python3 - "$tmp/r.json" "$1" "$3" <<'PY' || { cat "$tmp/err"; fail "$1 above $2"; }
 import json, sys
 r = json.load(open(sys.argv[1]))["devices"][0]["results"][0]
