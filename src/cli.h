@@ -124,8 +124,9 @@ int cmd_report(const cli_opts *o);
 int cmd_compare(const cli_opts *o);
 /* src/cmd_suite.c: suite (apps and characterization, scores against the reference). */
 int cmd_suite(const cli_opts *o);
-/* The user's suite reference, $XDG_DATA_HOME (else ~/.local/share)/clbench/suite_reference.json,
- * into buf; 0 when neither variable is set. It overrides the built-in one when it exists. */
+/* src/cli_paths.c: the user's suite reference, $XDG_DATA_HOME (else ~/.local/share)/clbench/
+ * suite_reference.json, into buf; 0 when neither variable is set. It overrides the built-in
+ * reference when it exists. */
 int cli_suite_user_reference(char *buf, size_t n);
 /* src/cmd_fleet.c: fleet-check. */
 int cmd_fleet_check(const cli_opts *o);

@@ -43,6 +43,14 @@ static int same_file(const char *a, const char *b)
            sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+int cli_suite_user_reference(char *buf, size_t n)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    int w = xdg && *xdg ? snprintf(buf, n, "%s/clbench/suite_reference.json", xdg)
+            : home && *home ? snprintf(buf, n, "%s/.local/share/clbench/suite_reference.json", home) : -1;
+    return w > 0 && (size_t)w < n;
+}
+
 /* The files the command reads: the documents of report, compare and fleet-check, the suite's
  * reference, the --from files, and for every command the user files clbench keeps (the
  * tuning cache, the device database's user file; the suite's user reference for suite; user[3][4096]

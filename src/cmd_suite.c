@@ -35,14 +35,6 @@ static cJSON *read_json(const char *path, int loud)
     return j;
 }
 
-int cli_suite_user_reference(char *buf, size_t n)
-{
-    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-    int w = xdg && *xdg ? snprintf(buf, n, "%s/clbench/suite_reference.json", xdg)
-            : home && *home ? snprintf(buf, n, "%s/.local/share/clbench/suite_reference.json", home) : -1;
-    return w > 0 && (size_t)w < n;
-}
-
 /* --reference, else CLBENCH_SUITE_REFERENCE, else the user's file (XDG data dir), else the
  * reference built into the binary: never the working directory or the source tree, so an
  * installed or copied binary scores the same as the build's. *from names the one used. */
