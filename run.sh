@@ -9,7 +9,8 @@ mode=${1:-characterize}
 
 packages=(cmake make gcc clang ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1
           pocl-opencl-icd libcjson-dev clinfo python3 locales chromium oclgrind
-          pkgconf libclang-rt-14-dev openmpi-bin libopenmpi-dev libclblast1)
+          pkgconf libclang-rt-14-dev openmpi-bin libopenmpi-dev libclblast1
+          file dpkg-dev lintian man-db) # the package step of `test` (tests/pkg_deb.sh)
 
 install_missing() {
     local missing=()
@@ -46,8 +47,11 @@ characterize)
     echo "clbench: results written to $out and ${out%.json}.html"
     ;;
 test)
-    build build -DCLBENCH_MPI=ON
+    build build -DCLBENCH_MPI=ON -DCMAKE_INSTALL_PREFIX=/usr # /usr: the Debian packages' layout
     (cd build && ctest --output-on-failure -j 1)
+    # The .deb files built, lintian-checked, installed, run from an empty directory and purged
+    # (purged also on failure); system-wide, so outside ctest. Prints PASS or FAIL.
+    tests/pkg_deb.sh build
     # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer; leaks inside the
     # OpenCL drivers are not ours (tests/lsan.supp). cli_suite (4 minutes under ASan) runs in
     # the plain build only, to keep CI under 30 minutes: its code paths are the run's workers,

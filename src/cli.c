@@ -1,6 +1,7 @@
 /* Option parsing: one table of long options, one loop. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "git_sha.h" /* generated at build time: CLB_GIT_SHA */
 
 #include <errno.h>
 #include <getopt.h>
@@ -78,7 +79,7 @@ void cli_usage(FILE *f)
           "                            Average Scores against the reference (docs/suite.md)\n"
           "      --platforms all       the default device of every platform, side by side\n"
           "      --variant NAME=OPTS   run the OpenCL rows again with OPTS appended to every build (repeatable)\n"
-          "      --reference FILE      reference times (default data/suite_reference.json)\n"
+          "      --reference FILE      reference times (default: the user's file, else the built-in one)\n"
           "      --sequential-only     only the sequential rows (what peers/suite_reference.sh measures)\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
           "      --provenance-paths    (report, run --html) show absolute host paths in the HTML as they are\n"
@@ -264,7 +265,7 @@ static int apply(int c, const char *arg, cli_opts *o)
             return bad_value("--budget", arg, "seconds from 0.1 to 86400");
         o->tune_budget_s = v;
         break;
-    case OPT_VERSION: printf("clbench %s (schema %s)\n", CLB_VERSION, CLB_SCHEMA_VERSION); return -1;
+    case OPT_VERSION: printf("clbench %s (commit %s, schema %s)\n", CLB_VERSION, CLB_GIT_SHA, CLB_SCHEMA_VERSION); return -1;
     case 'h': cli_usage(stdout); return -1;
     default: cli_usage(stderr); return CLI_EXIT_USAGE;
     }

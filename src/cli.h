@@ -120,6 +120,10 @@ int cmd_report(const cli_opts *o);
 int cmd_compare(const cli_opts *o);
 /* src/cmd_suite.c: suite (apps and characterization, scores against the reference). */
 int cmd_suite(const cli_opts *o);
+/* src/cli_paths.c: the user's suite reference, $XDG_DATA_HOME (else ~/.local/share)/clbench/
+ * suite_reference.json, into buf; 0 when neither variable is set. It overrides the built-in
+ * reference when it exists. */
+int cli_suite_user_reference(char *buf, size_t n);
 /* src/cmd_fleet.c: fleet-check. */
 int cmd_fleet_check(const cli_opts *o);
 /* src/cmd_recommend.c, src/cmd_tune.c, src/cmd_db.c: recommend, tune, db (docs/decide.md). */

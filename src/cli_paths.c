@@ -43,11 +43,19 @@ static int same_file(const char *a, const char *b)
            sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+int cli_suite_user_reference(char *buf, size_t n)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    int w = xdg && *xdg ? snprintf(buf, n, "%s/clbench/suite_reference.json", xdg)
+            : home && *home ? snprintf(buf, n, "%s/.local/share/clbench/suite_reference.json", home) : -1;
+    return w > 0 && (size_t)w < n;
+}
+
 /* The files the command reads: the documents of report, compare and fleet-check, the suite's
  * reference, the --from files, and for every command the user files clbench keeps (the
- * tuning cache, the device database's user file; user[2][4096] holds their paths). Returns
- * how many (at most max). */
-static int inputs_of(const cli_opts *o, const char **in, int max, char user[2][4096])
+ * tuning cache, the device database's user file; the suite's user reference for suite; user[3][4096]
+ * holds their paths). Returns how many (at most max). */
+static int inputs_of(const cli_opts *o, const char **in, int max, char user[3][4096])
 {
     int n = 0;
     clb_diag d;
@@ -65,6 +73,8 @@ static int inputs_of(const cli_opts *o, const char **in, int max, char user[2][4
             in[n++] = o->reference;
         else if (env && *env)
             in[n++] = env;
+        else if (cli_suite_user_reference(user[2], 4096))
+            in[n++] = user[2];
     }
     for (int j = 0; j < o->nfrom && n < max; j++)
         in[n++] = o->from[j];
@@ -109,7 +119,7 @@ int cli_check_paths(const cli_opts *o)
 {
     const char *out[4] = {o->json, o->html, o->csv, o->markdown};
     const char *in[MAX_INPUTS];
-    char user[2][4096];
+    char user[3][4096];
     int nin = inputs_of(o, in, MAX_INPUTS, user), to_stdout = -1;
     for (int i = 0; i < 4; i++) {
         if (!out[i])

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#ifndef CLBENCH_DATA_DIR
-#define CLBENCH_DATA_DIR "data"
-#endif
+/* data/suite_reference.json, embedded at build time (cmake/EmbedDataScript.cmake) */
+extern const unsigned char clb_suite_reference_data[];
+extern const size_t clb_suite_reference_data_len;
+
+
 #define MAX_ROWS 256
 
 static double wall_now(void)
@@ -32,18 +35,24 @@ static cJSON *read_json(const char *path, int loud)
     return j;
 }
 
-/* --reference, else CLBENCH_SUITE_REFERENCE, else data/ here, else the source tree's data/. */
-static int load_reference(const cli_opts *o, cJSON **ref)
+/* --reference, else CLBENCH_SUITE_REFERENCE, else the user's file (XDG data dir), else the
+ * reference built into the binary: never the working directory or the source tree, so an
+ * installed or copied binary scores the same as the build's. *from names the one used. */
+static int load_reference(const cli_opts *o, cJSON **ref, const char **from)
 {
+    static char user[4096];
     const char *env = getenv("CLBENCH_SUITE_REFERENCE");
-    const char *tries[] = {"data/suite_reference.json", CLBENCH_DATA_DIR "/suite_reference.json"};
-    *ref = NULL;
-    if (o->reference || (env && *env)) {
-        *ref = read_json(o->reference ? o->reference : env, 1);
+    const char *path = o->reference ? o->reference : env && *env ? env : NULL;
+    if (!path && cli_suite_user_reference(user, sizeof user) && access(user, F_OK) == 0)
+        path = user;
+    *from = path ? path : "built-in";
+    if (path) {
+        *ref = read_json(path, 1);
         return *ref ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     }
-    for (size_t i = 0; i < sizeof tries / sizeof tries[0] && !*ref; i++)
-        *ref = read_json(tries[i], 0);
+    *ref = cJSON_ParseWithLength((const char *)clb_suite_reference_data, clb_suite_reference_data_len);
+    if (!*ref)
+        fprintf(stderr, "clbench: the built-in reference does not parse\n");
     return CLI_EXIT_OK;
 }
 
@@ -174,8 +183,9 @@ int cmd_suite(const cli_opts *o)
     double t0 = wall_now();
     clb_inventory *inv = NULL;
     cJSON *ref = NULL, *doc = NULL;
+    const char *ref_from = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
-    if ((rc = load_reference(o, &ref)) != CLI_EXIT_OK || (rc = pick_devices(o, &inv, idx, &n)) != CLI_EXIT_OK)
+    if ((rc = load_reference(o, &ref, &ref_from)) != CLI_EXIT_OK || (rc = pick_devices(o, &inv, idx, &n)) != CLI_EXIT_OK)
         goto cleanup;
     set_sizes(full);
     doc = clb_doc_create(o->argc, o->argv);
@@ -192,6 +202,7 @@ int cmd_suite(const cli_opts *o)
         goto cleanup;
     }
     cJSON_AddNumberToObject(summary, "wall_s", wall_now() - t0);
+    cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(summary, "reference"), "source", ref_from);
     cJSON_AddItemToObject(doc, "suite", summary);
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
         clb_suite_print(stdout, summary);

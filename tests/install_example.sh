@@ -11,10 +11,11 @@ cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 for f in bin/clbench include/clbench.h; do
     test -e "$tmp/prefix/$f" || { echo "FAIL: $f not installed" >&2; exit 1; }
 done
-ls "$tmp"/prefix/lib*/libclbench.a "$tmp"/prefix/lib*/libclbench.so >/dev/null
+# the libdir is lib, or lib/x86_64-linux-gnu where the build's prefix is /usr (GNUInstallDirs)
+libdir=$(dirname "$(find "$tmp/prefix" -name libclbench.so)")
+ls "$libdir/libclbench.a" "$libdir/libclbench.so" >/dev/null
 cmake -S "$src/examples" -B "$tmp/ex" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/ex" >/dev/null
-libdir=$(dirname "$(ls "$tmp"/prefix/lib*/libclbench.so)")
 LD_LIBRARY_PATH="$libdir" "$tmp/ex/pick_device" >"$tmp/out1"
 "$tmp/ex/pick_device_static" >"$tmp/out2"
 grep -q "default device:" "$tmp/out1" || { echo "FAIL: shared example printed no device" >&2; cat "$tmp/out1"; exit 1; }
