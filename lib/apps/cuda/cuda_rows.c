@@ -432,9 +432,11 @@ static clb_error euler_cuda_run(clb_ctx *c, clb_result *res)
     if (clb_result_set_samples(res, w.x, w.reps, "ns", 0, "cudaEvent (first launch to last, all steps)") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
     eu_record(res, &s, res->value);
-    clb_param_str(res, "kernel", "one float4 (two mass points) per thread, 256 threads per block, neighbours "
-                                 "through the read-only cache; one launch per step, two buffers swapped");
-    clb_param_str(res, "peer_rows", "app.euler.string.f32.coalesced app.euler.string.f32.vectorized");
+    clb_param_str(res, "kernel", "diamond_row_korr in CUDA: row-wise diamond tiles of blocks of 4 components in "
+                                 "shared memory (korrStrat, dia_blocks from the shared memory per block), 256 "
+                                 "threads, 4 blocks per SM, one launch per row of diamonds");
+    clb_param_str(res, "peer_rows", "app.euler.string.f32.diamond_row_korr app.euler.string.f32.honeycomb "
+                                    "app.euler.string.f32.vectorized");
     clb_param_num(res, "reps_taken", w.reps);
 cleanup:
     if (d->err != CLB_OK && s.o.n)
@@ -446,13 +448,13 @@ cleanup:
 
 #define REQ CLB_REQ_APP
 const clb_bench clb_app_cuda_rows[] = {
-    {"app.saxpy.cuda", "app", "y = a x + y, CUDA twin, grid-stride kernel (GB/s; curve over the OpenCL rows' sizes)", REQ, saxpy_cuda_run, sx_validate, NULL},
+    {"app.saxpy.cuda", "app", "y = a x + y, CUDA twin of opencl_float4: one float4 per thread (GB/s; curve over the OpenCL rows' sizes)", REQ, saxpy_cuda_run, sx_validate, NULL},
     {"app.sgemm.cuda", "app", "sgemm CUDA twin: shared-memory tiles, register blocking (GFLOP/s)", REQ, sgemm_cuda_run, gm_validate, NULL},
     {"app.sgemm.cublas", "app", "sgemm through cuBLAS (dlopen), the CUDA reference (GFLOP/s)", REQ, sgemm_cublas_run, gm_validate, NULL},
     {"app.dgemm.cuda", "app", "dgemm CUDA twin: shared-memory tiles, register blocking (GFLOP/s)", REQ | CLB_REQ_FP64, dgemm_cuda_run, gm_validate, NULL},
     {"app.dgemm.cublas", "app", "dgemm through cuBLAS (dlopen), the CUDA reference (GFLOP/s)", REQ | CLB_REQ_FP64, dgemm_cublas_run, gm_validate, NULL},
     {"app.mcpi.cuda", "app", "MonteCarloPi CUDA twin, one sample per thread as seed 004 (Gsamples/s)", REQ, mcpi_cuda_run, mcpi_twin_validate, NULL},
     {"app.strmatch.cuda", "app", "StringMatch CUDA twin, shared-memory staging and atomicMin as seed 004 (GB/s of text x patterns)", REQ, strmatch_cuda_run, strmatch_twin_validate, NULL},
-    {"app.euler.cuda", "app.euler", "explicit Euler, STRING f32, CUDA twin: one float4 per thread, one launch per step (ns per component and step)", REQ, euler_cuda_run, eu_validate, &eu_cuda_row},
+    {"app.euler.cuda", "app.euler", "explicit Euler, STRING f32, CUDA twin of diamond_row_korr: diamond tiles in shared memory (ns per component and step)", REQ, euler_cuda_run, eu_validate, &eu_cuda_row},
 };
 const size_t clb_app_cuda_row_count = sizeof clb_app_cuda_rows / sizeof clb_app_cuda_rows[0];
