@@ -13,6 +13,9 @@
 #          with worker processes against CLBENCH_ISOLATION=off (peers/ab_pairs.sh; summary by
 #          peers/ab_summary.py), no new pair after ISO_MAX_S (300) s
 #   suite  clbench suite --quick on the GPU (the "vs CUDA" column with the twins and cuBLAS)
+#   twins2 the SAXPY and Euler twins against their OpenCL rows: cuda_selftest (BUILD_DIR), then one
+#          clbench run at full size (SAXPY's sweep to its largest size; Euler STRING f32 at
+#          CLBENCH_EULER_N=TW_EULER_N (1e8), CLBENCH_EULER_STEPS=TW_EULER_STEPS (64)), --json
 #   fleet  --all-devices against the longer of the two single-device runs, FLEET_PAIRS (5) rounds
 #          of `clbench run --quick FLEET_ROWS` (default compute.fp32.fma memory.triad; a bounded
 #          subset) on GPU and CPU alone and on both, the order rotating; one discarded warm-up
@@ -76,6 +79,13 @@ for s in "$@"; do
            done
            echo "rows: $rows; gpu $gpu cpu $cpu" >"$out/fleet/commands.txt"
            python3 "$(cd "$(dirname "$0")" && pwd)/ab_summary.py" "$out/fleet/times.txt" all gpu,cpu | tee "$out/fleet/summary.txt" ;;
+    twins2) timeout 60 "$(cd "$bd" && pwd)/cuda_selftest" >"$out/selftest.txt" 2>&1; echo "exit $?" >>"$out/selftest.txt"
+           CLBENCH_EULER_N=${TW_EULER_N:-100000000} CLBENCH_EULER_STEPS=${TW_EULER_STEPS:-64} \
+           timeout "${TW_LIMIT:-240}" "$clb" run -d "$gpu" --json "$out/twins2.json" memory.copy \
+               app.saxpy.opencl app.saxpy.opencl_float4 app.saxpy.cuda app.euler.string.f32.vectorized \
+               app.euler.string.f32.diamond_row_korr app.euler.string.f32.honeycomb app.euler.cuda \
+               >"$out/twins2.txt" 2>&1
+           echo "exit $?" >>"$out/twins2.txt" ;;
     *) echo "unknown section $s" ;;
     esac
     echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$out/devices.txt"

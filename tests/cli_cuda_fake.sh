@@ -2,7 +2,7 @@
 # The CUDA rows' verification off NVIDIA, through a host-side twin module (tests/fake_cuda_twins.c)
 # and CLBENCH_CUDA_ANY_DEVICE=1: right answers give ok rows (every GEMM shape screened and valid);
 # each planted defect (FAKE_CUDA_BUG) must be caught: a wrong MonteCarloPi count or StringMatch
-# position is invalid_result, a wrong and fastest GEMM shape is recorded as failed and never wins,
+# position or Euler component is invalid_result, the Euler twin's traffic comes from its tiling, a wrong and fastest GEMM shape is recorded as failed and never wins,
 # all shapes wrong or a wrong final run is invalid_result.
 # usage: cli_cuda_fake.sh CLBENCH FAKE_MODULE
 set -u
@@ -32,12 +32,16 @@ for row, status in want.items():
         ok = ok and len(scr) >= 2 and all(s["status"] == ("failed" if first_bad and i == 0 else "ok")
                                           for i, s in enumerate(scr))
         ok = ok and p.get("shape") == scr[1 if first_bad else 0]["shape"]  # the fastest valid one
+    if row == "app.euler.cuda" and status == "ok":  # the tiles' traffic from the module's note, not 8 B
+        ok = ok and p.get("tiling", "").startswith("diamond") and 0 < p.get("bytes_per_component_step", 8) < 8
     print(("PASS" if ok else "FAIL") + f": {name}: {row} {r.get('status')} {r.get('reason', '')}")
     bad += not ok
 sys.exit(bad != 0)
 PY
 }
-case_ right "" app.mcpi.cuda=ok app.strmatch.cuda=ok app.sgemm.cuda=ok app.dgemm.cuda=ok app.sgemm.cublas=ok
+case_ right "" app.mcpi.cuda=ok app.strmatch.cuda=ok app.sgemm.cuda=ok app.dgemm.cuda=ok app.sgemm.cublas=ok \
+    app.euler.cuda=ok
+case_ euler euler app.euler.cuda=invalid_result
 case_ mcpi mcpi app.mcpi.cuda=invalid_result
 case_ strmatch strmatch app.strmatch.cuda=invalid_result
 case_ gemm_shape0 gemm_shape0 app.sgemm.cuda=ok app.dgemm.cuda=ok

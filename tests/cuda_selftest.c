@@ -183,14 +183,16 @@ static void euler_step(size_t n, double k2, double h, const double *y, double *y
 /* STRING f32 at an odd step count (result in the second buffer) and a partial last block,
  * against the double run: the error relative to max |y| of each parity within the OpenCL
  * rows' bound 8 max(steps, 16) u. */
-static int check_euler(const clbcu_api *api)
+/* n = 4 * 25013: diamonds taller than the 37 steps (2 launches); n = 4 * 601: diamonds of 6 blocks,
+ * 13 launches, so levels cross rows of diamonds (the tiled twin's seams). */
+static int check_euler(const clbcu_api *api, size_t n)
 {
     enum { STEPS = 37 };
-    size_t n = 4 * 25013, pts = n / 2 + 1;
+    size_t pts = n / 2 + 1;
     double k2 = (double)pts * (double)pts, h = 0.01 / (double)pts, t[REPS], worst = 0, big[2] = {0, 0};
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), bound = 8.0 * STEPS * 0x1p-23;
     float *y0 = malloc(n * sizeof *y0), *y = malloc(n * sizeof *y);
-    char err[512] = "", detail[160];
+    char err[512] = "", detail[200];
     int ok = a && b && y0 && y, rc = 1;
     for (size_t j = 0; ok && j < n; j++) /* positions a sine plus noise, small random velocities */
         y0[j] = (float)(j & 1 ? 0.1 * uniform() : sin(3.14159265358979 * (double)(j / 2 + 1) / (double)pts) + 0.1 * uniform());
@@ -209,7 +211,8 @@ static int check_euler(const clbcu_api *api)
         double e = fabs(y[j] - a[j]) / big[j & 1];
         worst = e > worst || isnan(e) ? e : worst;
     }
-    snprintf(detail, sizeof detail, "n %zu, %d steps, relative error %.2g (bound %.2g)", n, STEPS, worst, bound);
+    snprintf(detail, sizeof detail, "n %zu, %d steps, %.24s, relative error %.2g (bound %.2g)", n, STEPS,
+             rc == 0 && err[0] ? err : "-", worst, bound);
     ok = report("euler_string", rc, err, t, ok && worst <= bound, detail);
     free(a), free(b), free(y0), free(y);
     return ok;
@@ -231,7 +234,13 @@ int main(void)
             ok &= check_gemm(api, dbl, v);
     ok &= check_mcpi(api);
     ok &= check_strmatch(api);
-    ok &= check_euler(api);
+    static const char *const tilings[] = {"diamond", "honeycomb", ""}; /* "": the twin's screen */
+    for (int k = 0; k < 3; k++) {
+        setenv("CLBENCH_EULER_CUDA_TILING", tilings[k], 1);
+        ok &= check_euler(api, 4 * 25013);
+        ok &= check_euler(api, 4 * 601);
+    }
+    unsetenv("CLBENCH_EULER_CUDA_TILING");
     printf("%s\n", ok ? "ALL PASS" : "SOME FAILED");
     return ok ? 0 : 1;
 }

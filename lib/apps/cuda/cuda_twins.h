@@ -45,7 +45,8 @@ typedef struct clbcu_api {
                     size_t npat, size_t pat_len, unsigned reps, double *times_s, long long *pos, char *err, size_t errlen);
     /* ABI 2. Explicit Euler on STRING in float (docs/apps/euler.md): n components (a multiple of 4), steps
      * steps of y += h f(y) with f_j = y[j+1] (j even), k2 (y[j-3] - 2 y[j-1] + y[j+1]) (j odd, 0 outside),
-     * from y0; one run = all steps (timed together), each run from y0; y_out = the last run's result. */
+     * from y0; one run = all steps (timed together), each run from y0; y_out = the last run's result.
+     * On success err may hold a note (the tiling the twin chose), else it is left as it was. */
     int (*euler_string)(size_t n, size_t steps, float k2, float h, const float *y0, float *y_out, unsigned reps,
                         double *times_s, char *err, size_t errlen);
 } clbcu_api;
