@@ -33,14 +33,18 @@ python3 -c "import sys; sys.exit(float('$load0') > float('$max_load'))" ||
     die "load average $load0 > $max_load: the machine is not quiet (ps -eo pid,pcpu,comm --sort=-pcpu | head)"
 
 start=$(date +%s)
+# The sequential rows are single-threaded: pinned to one core away from CPU 0, which takes the
+# machine's interrupts (on the 2-core reference VM, quick SGEMM had CV 11 % on CPU 0, 0.2 % on
+# CPU 1). CLB_REF_CPU overrides the core (default: the last online one).
+cpu=${CLB_REF_CPU:-$(( $(getconf _NPROCESSORS_ONLN) - 1 ))}
 for mode in quick full; do
-    CLBENCH_APP_REP_BUDGET_S=3600 "$BUILD/clbench" suite --$mode --sequential-only --warmup 3 --reps 30 \
+    CLBENCH_APP_REP_BUDGET_S=3600 taskset -c "$cpu" "$BUILD/clbench" suite --$mode --sequential-only --warmup 3 --reps 30 \
         --quiet --json "$TMP/$mode.json"
 done
 load1=$(cut -d' ' -f1 /proc/loadavg)
-python3 - "$TMP" "$OUT" "$BUILD" "$SRC/tests/suite_reference_check.py" "$load0" "$load1" "$(( $(date +%s) - start ))" <<'PY'
+python3 - "$TMP" "$OUT" "$BUILD" "$SRC/tests/suite_reference_check.py" "$load0" "$load1" "$(( $(date +%s) - start ))" "$cpu" <<'PY'
 import json, sys, datetime, subprocess
-tmp, out, build, check, load0, load1, secs = sys.argv[1:8]
+tmp, out, build, check, load0, load1, secs, cpu = sys.argv[1:9]
 sets, prov = {}, {}
 for mode in ("quick", "full"):
     doc = json.load(open(f"{tmp}/{mode}.json"))
@@ -58,8 +62,9 @@ for mode in ("quick", "full"):
             "flags": "-O3 -march=$CLBENCH_HOST_ARCH (CMake cache: see CMakeCache.txt)",
             "clbench_git_sha": s["system"].get("clbench_git_sha", ""),
             "tree": "clean (git status --porcelain --untracked-files=no empty; binary built from that commit)",
-            "command": "peers/suite_reference.sh (clbench suite --quick|--full --sequential-only --warmup 3 --reps 30, CLBENCH_APP_REP_BUDGET_S=3600)",
+            "command": "peers/suite_reference.sh (taskset -c CPU clbench suite --quick|--full --sequential-only --warmup 3 --reps 30, CLBENCH_APP_REP_BUDGET_S=3600)",
             "reps": "3 warm-ups discarded + 30 timed runs, no early end",
+            "pinned_cpu": int(cpu),
             "load_average_1min": {"before": float(load0), "after": float(load1)},
             "measurement_s": int(secs),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
