@@ -38,7 +38,34 @@ def problems(ref):
     return out
 
 
+def steady(r):
+    """1 when a sequential row's runs pass the checks above."""
+    pk, av, sd, n = r.get("peak_s"), r.get("avg_s"), r.get("std_s"), r.get("n")
+    ok = all(isinstance(x, (int, float)) and math.isfinite(x) for x in (pk, av, sd, n)) and pk > 0
+    return ok and n >= MIN_RUNS and sd / av <= MAX_CV and 1 <= av / pk <= MAX_AVG_PEAK
+
+
+def steady_passes(tmp):
+    """Per size set and app, (pass, row) of the first pass in TMP/MODE.K.json whose sequential
+    row is steady, else of the last pass; and the number of passes."""
+    import glob
+    ks = sorted({int(f.rsplit(".", 2)[1]) for f in glob.glob(f"{tmp}/quick.*.json")})
+    chosen = {}
+    for mode in ("quick", "full"):
+        chosen[mode] = {}
+        for k in ks:
+            for app in json.load(open(f"{tmp}/{mode}.{k}.json"))["suite"]["columns"][0]["apps"]:
+                row = next(r for r in app["rows"] if r["role"] == "sequential")
+                have = chosen[mode].get(app["app"])
+                if have is None or not steady(have[1]):
+                    chosen[mode][app["app"]] = (k, row)
+    return chosen, len(ks)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--passes":  # suite_reference.sh: all steady yet?
+        chosen, _ = steady_passes(sys.argv[2])
+        return 0 if all(steady(r) for m in chosen.values() for _, r in m.values()) else 1
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
