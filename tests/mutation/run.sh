@@ -73,7 +73,7 @@ py sync "$src" "$tree" || exit 2
 if [ ! -f "$build/CMakeCache.txt" ]; then
     # shellcheck disable=SC2086 # CLB_MUT_CMAKE_ARGS is a list of words
     bg "$logs/configure.log" cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLBENCH_MPI=ON \
-        -DCLBENCH_CUDA=OFF ${CLB_MUT_CMAKE_ARGS:-} ||
+        -DCLBENCH_CUDA=OFF -DCMAKE_INSTALL_PREFIX=/usr ${CLB_MUT_CMAKE_ARGS:-} ||
         { tail -20 "$logs/configure.log"; echo "run.sh: configure failed ($logs/configure.log)" >&2; exit 2; }
 fi
 # The targets each mutant's tests run (only those are built), and the tests themselves.
@@ -92,6 +92,8 @@ for m in "${mutants[@]}"; do
         [[ $known == *" $x "* ]] && t="$t $x"
     done
     targets[$id]=${t:-all}
+    # A build-system file (CMake code, a configured template) may change any target: build all.
+    [[ $file == cmake/* || $file == *CMakeLists.txt || $file == *.in ]] && targets[$id]=all
     [ -n "$t" ] || echo "run.sh: $id: no build target found for /$tests/; building all" >&2
 done
 # One alternation of the test names (CTest's regular expressions allow few groups).
