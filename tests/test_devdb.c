@@ -96,6 +96,9 @@ static void test_untrusted(void)
     free(buf);
     static const char *bad = "{\"version\":1,\"entries\":[{\"key\":\"k\",\"vendor\":\"v\",\"name\":\"n\",\"figures\":{\"x\":{\"value\":1e999,\"origin\":\"measured\"}}}]}";
     CHECK(clb_devdb_parse(bad, strlen(bad), &d) == NULL && strstr(d.msg, "finite"));
+    /* outside the figures too (found by fuzz_devdb): an infinity in any field is refused */
+    static const char *bad2 = "{\"version\":1,\"entries\":[{\"key\":\"k\",\"vendor\":\"v\",\"name\":\"n\",\"figures\":{},\"x\":[1,-1e999]}]}";
+    CHECK(clb_devdb_parse(bad2, strlen(bad2), &d) == NULL && strstr(d.msg, "not finite"));
 }
 
 static void test_from_results(void)

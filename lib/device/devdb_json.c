@@ -84,6 +84,19 @@ static const char *check_entry(const cJSON *e)
     return NULL;
 }
 
+/* 1 when a number anywhere under j is not finite (1e999 parses as infinity): no user number may
+ * reach the limit guard as one, whatever field holds it. */
+static int has_nonfinite(const cJSON *j)
+{
+    const cJSON *it;
+    if (cJSON_IsNumber(j) && !isfinite(j->valuedouble))
+        return 1;
+    cJSON_ArrayForEach(it, j)
+        if (has_nonfinite(it))
+            return 1;
+    return 0;
+}
+
 cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d)
 {
     clb_diag_clear(d);
@@ -92,7 +105,8 @@ cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d)
     const cJSON *es = cJSON_GetObjectItemCaseSensitive(j, "entries"), *e;
     const char *why = !j ? "malformed JSON" : !cJSON_IsObject(j) ? "not a JSON object"
                       : !cJSON_IsNumber(v) || v->valuedouble != USER_VERSION ? "no \"version\": 1"
-                      : !cJSON_IsArray(es) ? "no \"entries\" array" : NULL;
+                      : !cJSON_IsArray(es) ? "no \"entries\" array"
+                      : has_nonfinite(j) ? "a number is not finite" : NULL;
     const cJSON *walk = why ? NULL : es;
     cJSON_ArrayForEach(e, walk)
         if (!why)
