@@ -113,6 +113,20 @@ static void test_result_json(void)
     CHECK(r.status == CLB_STATUS_INVALID_TIMING);
     clb_result_free(&r);
 
+    /* a count out of size_t's range (found by fuzz_worker under UBSan) reads as none */
+    cJSON *in = cJSON_Parse("{\"name\":\"t.x\",\"group\":\"t\",\"status\":\"ok\",\"stats\":{\"n\":3.1e33}}");
+    CHECK(in && clb_result_from_json(in, &r) == CLB_OK && r.stats.n == 0);
+    clb_result_free(&r);
+    cJSON_Delete(in);
+    in = cJSON_Parse("{\"name\":\"t.x\",\"group\":\"t\",\"status\":\"ok\",\"stats\":{\"n\":1e16}}");
+    CHECK(in && clb_result_from_json(in, &r) == CLB_OK && r.stats.n == 0); /* beyond any real count */
+    clb_result_free(&r);
+    cJSON_Delete(in);
+    in = cJSON_Parse("{\"name\":\"t.x\",\"group\":\"t\",\"status\":\"ok\",\"stats\":{\"n\":7}}");
+    CHECK(in && clb_result_from_json(in, &r) == CLB_OK && r.stats.n == 7);
+    clb_result_free(&r);
+    cJSON_Delete(in);
+
     s = result_text(2.5);
     CHECK(strstr(s, "\"value\":5") && strstr(s, "\"samples\":[2.5,5,7.5]"));
     CHECK(strstr(s, "\"median\":5") && strstr(s, "\"ci95\":[2.5,7.5]"));

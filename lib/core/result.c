@@ -160,7 +160,8 @@ static clb_status status_named(const char *s)
 
 static void stats_from_json(const cJSON *o, clb_stats *s)
 {
-    s->n = (size_t)fmax(0.0, num_or_nan(o, "n"));
+    double n = num_or_nan(o, "n"); /* untrusted (a worker's line, a file): cast only in range */
+    s->n = n >= 1 && n <= 1e15 ? (size_t)n : 0;
     s->min = num_or_nan(o, "min");
     s->max = num_or_nan(o, "max");
     s->median = num_or_nan(o, "median");
