@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs one libFuzzer harness for CLB_FUZZ_SECONDS (default 30; the harnesses ran 10 minutes each by hand, docs/security.md) from its seed corpus; fails on any
+# Runs one libFuzzer harness for CLB_FUZZ_SECONDS (default 30 in CI; longer by hand) from its seed corpus; fails on any
 # crash, leak, sanitizer report, slow input (> 10 s) or memory blow-up (> 2 GiB).
 # usage: run_fuzz.sh HARNESS SEED_CORPUS_DIR
 set -eu
