@@ -129,6 +129,10 @@ uint32_t clb_poison_word(const clb_ctx *c);
 uint32_t clb_poison_draw(void);
 clb_error clb_poison(clb_ctx *c, cl_mem buf, size_t bytes);
 void clb_poison_host(const clb_ctx *c, void *buf, size_t bytes);
+/* CLB_OK when the words out[from, to) still hold the poison (no launch was to write there), else
+ * invalid_result in d naming the first word that does not. */
+clb_error clb_check_untouched(const clb_ctx *c, const uint32_t *out, size_t from, size_t to,
+                              clb_diag *d);
 
 /* Plants opts->inject_fault (a clb_fault) in an output of bytes, device or host; nothing under
  * CLB_FAULT_NONE. The partial and skip faults fall at a place drawn from the run's poison. */

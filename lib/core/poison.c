@@ -45,6 +45,18 @@ void clb_poison_host(const clb_ctx *c, void *buf, size_t bytes)
         memcpy(p + i, &w, bytes - i < 4 ? bytes - i : 4);
 }
 
+clb_error clb_check_untouched(const clb_ctx *c, const uint32_t *out, size_t from, size_t to,
+                              clb_diag *d)
+{
+    uint32_t p = clb_poison_word(c);
+    for (size_t i = from; i < to; i++)
+        if (out[i] != p)
+            return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
+                                "word %zu: 0x%08x where no launch wrote (poison 0x%08x)", i,
+                                (unsigned)out[i], (unsigned)p);
+    return CLB_OK;
+}
+
 /* Where a partial or skip fault falls: [*off, *off + *len), 4-byte aligned, inside bytes. */
 static void fault_span(const clb_ctx *c, size_t bytes, size_t *off, size_t *len)
 {

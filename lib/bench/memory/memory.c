@@ -512,18 +512,6 @@ static cl_uint stream_ref(const gstate *s, size_t i)
     }
 }
 
-/* out[from, to) still the poison: no launch was to write there. */
-static clb_error check_untouched(const clb_ctx *c, const cl_uint *out, size_t from, size_t to,
-                                 clb_diag *d)
-{
-    cl_uint p = clb_poison_word(c);
-    for (size_t i = from; i < to; i++)
-        if (out[i] != p)
-            return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
-                                "word %zu: 0x%08x where no launch wrote (poison 0x%08x)", i,
-                                (unsigned)out[i], (unsigned)p);
-    return CLB_OK;
-}
 
 /* Every word: those of every chunk written so far (the last launch's chunks at least)
  * against the host, the others still the poison. */
@@ -533,7 +521,7 @@ static clb_error check_words(const clb_ctx *c, gstate *s, const cl_uint *out, cl
     for (size_t i = 0; i < s->words; i++) {
         cl_uint tag = s->chunk_tag[i / chunk_words];
         if (!tag) {
-            if (check_untouched(c, out, i, i + 1, d) != CLB_OK)
+            if (clb_check_untouched(c, out, i, i + 1, d) != CLB_OK)
                 return d->err;
             continue;
         }
@@ -558,7 +546,7 @@ clb_error clb_memory_global_validate(clb_ctx *c, void *state, clb_diag *d)
      * wrote, unchecked, then poison to the end */
     if (s->v->kind == G_READ) {
         if (check_read(s, out, d) == CLB_OK)
-            check_untouched(c, out, s->max_groups * s->local, n, d);
+            clb_check_untouched(c, out, s->max_groups * s->local, n, d);
     } else if (s->v->kind == G_REUSE) {
         cl_uint got = mem_sum_words(out, n), want = 32u * s->passes * s->total;
         if (got != want)

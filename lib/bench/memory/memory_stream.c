@@ -749,19 +749,6 @@ static clb_error validate_end(clb_ctx *c, cl_uint *out, clb_diag *d, clb_error e
     return d->err;
 }
 
-/* The words of out[from, to) must still hold the poison: no launch of the variant was to
- * write them. */
-static clb_error check_untouched(const clb_ctx *c, const cl_uint *out, size_t from, size_t to,
-                                 clb_diag *d)
-{
-    cl_uint p = clb_poison_word(c);
-    for (size_t i = from; i < to; i++)
-        if (out[i] != p)
-            return clb_diag_set(d, CLB_ERR_INVALID_RESULT,
-                                "word %zu: 0x%08x where no launch wrote (poison 0x%08x)", i,
-                                (unsigned)out[i], (unsigned)p);
-    return CLB_OK;
-}
 
 /* Write and STREAM: a word outside the last launch's vectors holds an earlier launch's value
  * (STREAM: the same; write: the value of an earlier tag) or, never written, the poison. */
@@ -791,7 +778,7 @@ static clb_error check_stream(const clb_ctx *c, const fstate *s, const cl_uint *
 }
 
 /* Every word of the output: the last launch's against the host, the others as check_stream
- * (write, STREAM) or check_untouched (reads: out[j] is the last launch's j-th group or item;
+ * (write, STREAM) or clb_check_untouched (reads: out[j] is the last launch's j-th group or item;
  * words only a larger, discarded calibration launch wrote are the only ones not checked). */
 clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
 {
@@ -806,7 +793,7 @@ clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
         size_t per = s->per_item ? 1 : s->local;
         if ((s->per_item ? check_items(s, out, bias, d) : check_read(s, out, bias, d)) != CLB_OK)
             return validate_end(c, out, d, CLB_OK);
-        return validate_end(c, out, d, check_untouched(c, out, s->max_items / per, bytes / 4, d));
+        return validate_end(c, out, d, clb_check_untouched(c, out, s->max_items / per, bytes / 4, d));
     }
     return validate_end(c, out, d, check_stream(c, s, out, d));
 }
