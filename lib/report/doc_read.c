@@ -235,26 +235,20 @@ clb_error clb_doc_read_file(const char *path, char **buf, size_t *len, clb_diag 
     return e;
 }
 
-cJSON *clb_json_load(const char *path, clb_diag *d)
+/* A user file through the one capped reader, then through parse. */
+static cJSON *load_with(const char *path, cJSON *(*parse)(const char *, size_t, const char *, clb_diag *),
+                        clb_diag *d)
 {
     char *text = NULL;
     size_t len = 0;
     clb_diag_clear(d);
     if (clb_doc_read_file(path, &text, &len, d) != CLB_OK)
         return NULL;
-    cJSON *j = parse_json(text, len, path, d);
+    cJSON *j = parse(text, len, path, d);
     free(text);
     return j;
 }
 
-cJSON *clb_doc_load(const char *path, clb_diag *d)
-{
-    char *text = NULL;
-    size_t len = 0;
-    clb_diag_clear(d);
-    if (clb_doc_read_file(path, &text, &len, d) != CLB_OK)
-        return NULL;
-    cJSON *doc = clb_doc_parse(text, len, path, d);
-    free(text);
-    return doc;
-}
+cJSON *clb_json_load(const char *path, clb_diag *d) { return load_with(path, parse_json, d); }
+
+cJSON *clb_doc_load(const char *path, clb_diag *d) { return load_with(path, clb_doc_parse, d); }
