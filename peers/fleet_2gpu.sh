@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22: two identical devices of one host (nvidia-h200-x2), docs/results/fleet.md.
+# Two identical devices of one host (nvidia-h200-x2), docs/results/fleet.md.
 #   bash peers/fleet_2gpu.sh OUT BUILD_DIR [TYPE]        (after `source .gpu/activate.sh` there)
 # TYPE (default gpu) is the --type that selects the two devices; a local rehearsal uses two
 # identical PoCL devices: POCL_DEVICES="pthread pthread" bash peers/fleet_2gpu.sh OUT build cpu.
@@ -12,7 +12,7 @@
 # FLEET_CHECK_OPTS fleet-check options (a rehearsal: --quick; --threshold 15% --max-spread 40%); FLEET_SLOW (default 0.8) is rank 1's slow-down factor.
 set -u
 set -f # the rows are clbench globs
-# multicast can take the host's GPUs out of service (issue 22): off in every command
+# multicast can take the host's GPUs out of service: off in every command
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 out=${1:?usage: fleet_2gpu.sh OUT BUILD_DIR [TYPE]} bd=${2:?} type=${3:-gpu}
 rows=${FLEET_ROWS:-compute.fp32.fma compute.fp64.fma memory.read_linear memory.triad memory.copy transfer.h2d_pinned transfer.d2h_pinned}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# app.euler end to end (issue 15): a quick run of every row gives ok results that conform to the
+# app.euler end to end: a quick run of every row gives ok results that conform to the
 # schema, carry what the app framework needs (time, rate, bytes and flops per component and
 # step, error within tolerance), the tiled rows their geometry, the sweeps their curves; an
 # injected fault turns every result into invalid_result.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The fault suite (issue 19): in every benchmark group, each injected fault -- allocation
+# The fault suite: in every benchmark group, each injected fault -- allocation
 # failure, build failure, a kernel that never ends, SIGSEGV, SIGABRT, a wrong kernel result --
 # yields exactly one non-ok result (the victim, with the right status), every other result of
 # the run is intact, and `run --strict` exits 1. The victim is the group's first row that runs on this

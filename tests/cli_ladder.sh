@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ladder tables (issue 14) on the default device with --quick app rows: one table per app
+# The ladder tables on the default device with --quick app rows: one table per app
 # after the results, rows in rung order, "x previous" = value / the previous ok rung's value,
 # the CUDA twin unsupported off NVIDIA (status with a reason, no value), the same table in
 # `report --markdown`, and no table when no app row ran.

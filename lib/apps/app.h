@@ -1,4 +1,4 @@
-/* The application layer (issue 14): apps with a sequential C reference, a pthreads version
+/* The application layer: apps with a sequential C reference, a pthreads version
  * and OpenCL rungs, each a registry row app.<app>.<variant>. This header holds what the apps
  * share: fixed-size timing (an app runs one problem size, not a calibrated scale), sizes from
  * the environment, and the host thread count. */

@@ -72,6 +72,13 @@ double clb_write_allocate_factor(const cJSON *entry, const char *row);
 clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *home_sub,
                         const char *file, int create, clb_diag *d);
 
+/* A user's versioned JSON file {"version": VERSION, "entries": [...] (or {...} with
+ * entries_object)}, the device database's and the tune cache's: the parsed document, else NULL
+ * and "WHAT: why" (CLB_ERR_USAGE) when it is malformed, not an object, of another version or
+ * without entries, or when check (may be NULL) returns a reason. */
+cJSON *clb_user_json_parse(const char *buf, size_t len, const char *what, int version, int entries_object,
+                           const char *(*check)(const cJSON *doc), clb_diag *d);
+
 /* Builds the embedded kernels/NAME.cl, prefixed by the optional source text prefix, with
  * options. On a failed build the status is build_failed and the build log is stored in
  * c->res->params.build_log. *out: caller releases with clReleaseProgram. */
@@ -160,6 +167,20 @@ void clb_param_str(clb_result *res, const char *key, const char *s);
 
 /* Adds a number to a cJSON object, as null when it is not finite (JSON has no NaN/Inf). */
 cJSON *clb_json_number(cJSON *obj, const char *key, double v);
+
+/* The curve object of docs/schema.md (lib/core/curve.c): x_name, x_unit, y_name, y_unit, x_log,
+ * label when given, points (each [x, y], null where not finite). clb_curve_new starts one with
+ * no points, clb_curve_points is its points array, clb_curve_push appends one point to it. */
+cJSON *clb_curve_new(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
+                     int x_log, const char *label);
+cJSON *clb_curve_points(cJSON *curve);
+void clb_curve_push(cJSON *points, double x, double y);
+cJSON *clb_curve(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
+                 int x_log, const char *label, const double *x, const double *y, size_t n);
+
+/* With CLBENCH_DUMP_DIR set, writes prog's binary to path = "$CLBENCH_DUMP_DIR/FILE.bin" (at most
+ * n bytes); 1 when the whole binary was written (lib/core/program_dump.c). */
+int clb_dump_program_binary(cl_program prog, const char *file, char *path, size_t n);
 
 /* params.tune_table of a tuning search (lib/core/tune.c): per candidate {config, status,
  * median_s, rate = work / median_s x unit_factor, rate_unit | reason, winner}, and

@@ -1,4 +1,4 @@
-/* Shrink-and-retry on allocation failure (issue 19, docs/measurement.md "Allocation failures"). */
+/* Shrink-and-retry on allocation failure (docs/measurement.md "Allocation failures"). */
 #include "internal.h"
 
 int clb_alloc_failed(const clb_diag *d)

@@ -33,3 +33,28 @@ clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *ho
     snprintf(buf + o, n - (size_t)o, "/%s", file);
     return CLB_OK;
 }
+
+cJSON *clb_user_json_parse(const char *buf, size_t len, const char *what, int version, int entries_object,
+                           const char *(*check)(const cJSON *doc), clb_diag *d)
+{
+    clb_diag_clear(d);
+    cJSON *j = buf ? cJSON_ParseWithLength(buf, len) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "version");
+    const cJSON *es = cJSON_GetObjectItemCaseSensitive(j, "entries");
+    const char *why = !j ? "malformed JSON" : !cJSON_IsObject(j) ? "not a JSON object" : NULL;
+    if (!why && (!cJSON_IsNumber(v) || v->valuedouble != version)) {
+        clb_diag_set(d, CLB_ERR_USAGE, "%s: no \"version\": %d", what, version);
+        cJSON_Delete(j);
+        return NULL;
+    }
+    if (!why && !(entries_object ? cJSON_IsObject(es) : cJSON_IsArray(es)))
+        why = entries_object ? "no \"entries\" object" : "no \"entries\" array";
+    if (!why && check)
+        why = check(j);
+    if (why) {
+        clb_diag_set(d, CLB_ERR_USAGE, "%s: %s", what, why);
+        cJSON_Delete(j);
+        return NULL;
+    }
+    return j;
+}

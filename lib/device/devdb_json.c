@@ -97,26 +97,24 @@ static int has_nonfinite(const cJSON *j)
     return 0;
 }
 
+/* Beyond the shape: no number anywhere is non-finite, every entry is well formed. */
+static const char *check_doc(const cJSON *doc)
+{
+    const cJSON *e;
+    if (has_nonfinite(doc))
+        return "a number is not finite";
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "entries"))
+    {
+        const char *why = check_entry(e);
+        if (why)
+            return why;
+    }
+    return NULL;
+}
+
 cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d)
 {
-    clb_diag_clear(d);
-    cJSON *j = buf ? cJSON_ParseWithLength(buf, len) : NULL;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "version");
-    const cJSON *es = cJSON_GetObjectItemCaseSensitive(j, "entries"), *e;
-    const char *why = !j ? "malformed JSON" : !cJSON_IsObject(j) ? "not a JSON object"
-                      : !cJSON_IsNumber(v) || v->valuedouble != USER_VERSION ? "no \"version\": 1"
-                      : !cJSON_IsArray(es) ? "no \"entries\" array"
-                      : has_nonfinite(j) ? "a number is not finite" : NULL;
-    const cJSON *walk = why ? NULL : es;
-    cJSON_ArrayForEach(e, walk)
-        if (!why)
-            why = check_entry(e);
-    if (why) {
-        clb_diag_set(d, CLB_ERR_USAGE, "device database file: %s", why);
-        cJSON_Delete(j);
-        return NULL;
-    }
-    return j;
+    return clb_user_json_parse(buf, len, "device database file", USER_VERSION, 0, check_doc, d);
 }
 
 clb_error clb_devdb_user_path(char *buf, size_t n, int create, clb_diag *d)

@@ -1,4 +1,4 @@
-/* NVML readings around every benchmark row (issue 19, docs/measurement.md "Clocks, throttling"):
+/* NVML readings around every benchmark row (docs/measurement.md "Clocks, throttling"):
  * on NVIDIA GPUs the worker samples SM clock, default and maximum SM clock, temperature, power
  * and the clocks-event (throttle) reasons before and after each row, adds them to the params,
  * and marks an ok result `throttled` when either sample saw a thermal/power reason or an SM

@@ -1,4 +1,4 @@
-/* The ladder tables of issue 14: per device and app, the app's rows in rung order with what
+/* The ladder tables: per device and app, the app's rows in rung order with what
  * clb_apps_annotate added (speedup over sequential and over the previous rung, % of the peak
  * row), after the results of `clbench run` and in `clbench report --markdown`. Reads only what
  * the results say; a value the annotation did not add is shown as "-". */

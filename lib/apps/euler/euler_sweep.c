@@ -18,15 +18,9 @@ typedef struct best {
 
 static cJSON *new_curve(cJSON *curves, const char *x_name, const char *label)
 {
-    cJSON *cv = cJSON_CreateObject();
-    cJSON_AddStringToObject(cv, "x_name", x_name);
-    cJSON_AddStringToObject(cv, "x_unit", "");
-    cJSON_AddStringToObject(cv, "y_name", "time per component and step");
-    cJSON_AddStringToObject(cv, "y_unit", "ns");
-    cJSON_AddBoolToObject(cv, "x_log", 1);
-    cJSON_AddStringToObject(cv, "label", label);
+    cJSON *cv = clb_curve_new(x_name, "", "time per component and step", "ns", 1, label);
     cJSON_AddItemToArray(curves, cv);
-    return cJSON_AddArrayToObject(cv, "points");
+    return clb_curve_points(cv);
 }
 
 /* A state for one variant that borrows the parent's initial state and reference. */
@@ -75,10 +69,7 @@ static clb_error point(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, siz
         return c->diag.err;
     if (clb_stats_compute(v, n, &st) != CLB_OK)
         return clb_diag_set(&c->diag, CLB_ERR_INVALID_TIMING, "samples are not finite");
-    cJSON *pt = cJSON_CreateArray();
-    cJSON_AddItemToArray(pt, cJSON_CreateNumber(x));
-    cJSON_AddItemToArray(pt, cJSON_CreateNumber(st.median));
-    cJSON_AddItemToArray(points, pt);
+    clb_curve_push(points, x, st.median);
     *err = s->err > *err ? s->err : *err;
     if (st.median < b->ns) {
         static const char *dia[3] = {"diamond_row_mult", "diamond_row_add", "diamond_row_korr"};

@@ -220,19 +220,7 @@ static clb_error point(saxpy_state *s, size_t n, double *x, unsigned cap, unsign
 
 cJSON *saxpy_curve(const double *xs, const double *ys, size_t k)
 {
-    cJSON *o = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(o, "points");
-    cJSON_AddStringToObject(o, "x_name", "working set (x and y)");
-    cJSON_AddStringToObject(o, "x_unit", "bytes");
-    cJSON_AddStringToObject(o, "y_name", "saxpy bandwidth");
-    cJSON_AddStringToObject(o, "y_unit", "GB/s");
-    cJSON_AddBoolToObject(o, "x_log", 1);
-    for (size_t i = 0; i < k; i++) {
-        cJSON *p = cJSON_CreateArray();
-        cJSON_AddItemToArray(p, clb_json_number(NULL, NULL, xs[i]));
-        cJSON_AddItemToArray(p, clb_json_number(NULL, NULL, ys[i]));
-        cJSON_AddItemToArray(pts, p);
-    }
-    return o;
+    return clb_curve("working set (x and y)", "bytes", "saxpy bandwidth", "GB/s", 1, NULL, xs, ys, k);
 }
 
 /* Every size: measured, then checked (the last size through clb_validate, which applies

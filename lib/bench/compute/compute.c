@@ -532,24 +532,10 @@ static clb_error adopt(clb_result *res, clb_result *tmp)
  * (NVIDIA: PTX; PoCL: its bitcode), the evidence of what the compiler made of the kernel. */
 static void dump_binary(const cstate *s, const cm_config *cfg)
 {
-    const char *dir = getenv("CLBENCH_DUMP_DIR");
-    size_t size = 0;
-    unsigned char *bin = NULL;
-    char path[1024];
-    if (!dir || !s->prog ||
-        clGetProgramInfo(s->prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
-        size == 0 || !(bin = malloc(size)))
-        return;
-    if (clGetProgramInfo(s->prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
-        snprintf(path, sizeof path, "%s/%s.w%u.c%u.%s.bin", dir, s->c->bench->name, cfg->width,
-                 cfg->chains, cm_shape_name(cfg->shape));
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(bin, 1, size, f);
-            fclose(f);
-        }
-    }
-    free(bin);
+    char file[256], path[1024];
+    snprintf(file, sizeof file, "%s.w%u.c%u.%s", s->c->bench->name, cfg->width, cfg->chains,
+             cm_shape_name(cfg->shape));
+    clb_dump_program_binary(s->prog, file, path, sizeof path);
 }
 
 static clb_error measure_config(cstate *s, const cm_config *cfg, clb_result *tmp)

@@ -78,11 +78,6 @@ clb_error mem_chunked_run(clb_ctx *c, const void *cfg, unsigned vw);
 /* Moves src into c->res (keeping nothing of the old result) and clears src. */
 void mem_adopt(clb_ctx *c, clb_result *src);
 
-/* Adds a curve object {"x_name", ..., "points"} to params[key] (or to the array params.curves
- * when key is "curves", with label). */
-cJSON *mem_curve(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
-                 int x_log, const double *x, const double *y, size_t n, const char *label);
-
 /* Sum of the 32-bit words of v[0..n-1] (wrapping), the host side of every checksum. */
 cl_uint mem_sum_words(const cl_uint *v, size_t n);
 

@@ -218,11 +218,11 @@ static void add_latency_curves(clb_result *res, const chase_sweep *sw, double mh
     double cyc[MAX_POINTS];
     for (size_t i = 0; i < sw->n; i++)
         cyc[i] = cycles(sw->ns[i], mhz);
-    cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "ns", 1, sw->x,
-                                           sw->ns, sw->n, "global, ns per load"));
+    cJSON_AddItemToArray(curves, clb_curve("working set", "bytes", "latency", "ns", 1, "global, ns per load",
+                                           sw->x, sw->ns, sw->n));
     if (isfinite(mhz))
-        cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "cycles", 1,
-                                               sw->x, cyc, sw->n, "global, cycles at the measured clock (clock_source)"));
+        cJSON_AddItemToArray(curves, clb_curve("working set", "bytes", "latency", "cycles", 1,
+                                               "global, cycles at the measured clock (clock_source)", sw->x, cyc, sw->n));
     cJSON_DeleteItemFromObjectCaseSensitive(res->params, "curves");
     cJSON_AddItemToObject(res->params, "curves", curves);
     clb_param_num(res, "node_bytes", sw->line);
@@ -347,7 +347,7 @@ clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res)
     if (bw_sweep_run(c, 5, &sw) != CLB_OK)
         goto cleanup;
     mem_adopt(c, &sw.best); /* headline: the highest bandwidth of the curve */
-    cJSON_AddItemToObject(res->params, "curve", mem_curve("working set", "bytes", "read bandwidth", "GB/s", 1, sw.x, sw.gbs, sw.n, NULL));
+    cJSON_AddItemToObject(res->params, "curve", clb_curve("working set", "bytes", "read bandwidth", "GB/s", 1, NULL, sw.x, sw.gbs, sw.n));
     clb_param_str(res, "headline", "the highest point of the curve; its working set is params.array_bytes");
 cleanup:
     if (sw.have_best)
@@ -431,8 +431,8 @@ clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res)
     mem_measured_clock(c, &m);
     add_latency_curves(res, &lat, m.clock_mhz);
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(res->params, "curves"),
-                         mem_curve("working set", "bytes", "read bandwidth", "GB/s", 1, bw.x,
-                                   bw.gbs, bw.n, "global read bandwidth"));
+                         clb_curve("working set", "bytes", "read bandwidth", "GB/s", 1,
+                                   "global read bandwidth", bw.x, bw.gbs, bw.n));
     add_levels(res, &lat, &bw, &m);
     if (c->opts->quick)
         clb_param_str(res, "note", "--quick: three small sizes only; levels are not meaningful");

@@ -243,27 +243,6 @@ clb_error mem_search_widths(clb_ctx *c, int full, mem_variant_fn fn, const void 
     return e;
 }
 
-cJSON *mem_curve(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
-                 int x_log, const double *x, const double *y, size_t n, const char *label)
-{
-    cJSON *o = cJSON_CreateObject(), *pts = cJSON_CreateArray();
-    cJSON_AddStringToObject(o, "x_name", x_name);
-    cJSON_AddStringToObject(o, "x_unit", x_unit);
-    cJSON_AddStringToObject(o, "y_name", y_name);
-    cJSON_AddStringToObject(o, "y_unit", y_unit);
-    cJSON_AddBoolToObject(o, "x_log", x_log);
-    if (label)
-        cJSON_AddStringToObject(o, "label", label);
-    for (size_t i = 0; i < n; i++) {
-        cJSON *p = cJSON_CreateArray();
-        cJSON_AddItemToArray(p, clb_json_number(NULL, "", x[i]));
-        cJSON_AddItemToArray(p, clb_json_number(NULL, "", y[i]));
-        cJSON_AddItemToArray(pts, p);
-    }
-    cJSON_AddItemToObject(o, "points", pts);
-    return o;
-}
-
 cl_uint mem_sum_words(const cl_uint *v, size_t n)
 {
     cl_uint s = 0;
