@@ -73,7 +73,7 @@ static int protocol_fault(const char *kind, const char *name)
  * the device as lost, as a reset GPU does; later workers run it normally. 1 when it fired. */
 static int device_lost_once(const char *name, const char *group)
 {
-    const char *state = getenv("CLBENCH_FAULT_STATE");
+    const char *state = cli_env_get()->fault_state;
     FILE *f = state ? fopen(state, "wx") : NULL;
     if (!f)
         return 0;
@@ -95,7 +95,7 @@ static int device_lost_once(const char *name, const char *group)
 
 static int inject_process_fault(const char *name, const char *group)
 {
-    const char *f = getenv("CLBENCH_FAULT");
+    const char *f = cli_env_get()->fault;
     size_t n = strlen(name);
     if (!f || strncmp(f, name, n) != 0 || f[n] != ':')
         return 0;
@@ -124,8 +124,7 @@ static int inject_process_fault(const char *name, const char *group)
  * result says so in params.artificial_slowdown, so it is never mistaken for a measurement. */
 static void apply_slowdown(clb_result *res)
 {
-    const char *s = getenv("CLBENCH_SLOWDOWN");
-    double f = s ? strtod(s, NULL) : 1.0;
+    double f = cli_env_get()->slowdown;
     if (!(f > 0 && f < 1) || !clb_status_has_value(res->status))
         return;
     double k = res->higher_is_better ? f : 1.0 / f;
@@ -187,7 +186,7 @@ int cmd_worker(const cli_opts *o)
         if (inject_process_fault(b->name, b->group))
             continue;
         clb_run_opts ro = o->run;
-        const char *f = getenv("CLBENCH_FAULT");
+        const char *f = cli_env_get()->fault;
         size_t len = strlen(b->name);
         if (f && strncmp(f, b->name, len) == 0 && f[len] == ':' && cli_fault_kind(f + len + 1) > 0)
             ro.inject_fault = cli_fault_kind(f + len + 1); /* planted in the kernel's output */

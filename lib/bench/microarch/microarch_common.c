@@ -75,7 +75,7 @@ void clb_ua_curve(clb_result *res, const char *label, const char *x_name, const 
 
 void clb_ua_dump_binary(clb_ctx *c, cl_program prog, const char *name)
 {
-    const char *dir = getenv("CLBENCH_DUMP_DIR");
+    const char *dir = clb_settings_get()->dump_dir;
     size_t size = 0;
     unsigned char *bin = NULL;
     char path[1024];
