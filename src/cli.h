@@ -121,9 +121,7 @@ typedef struct cli_env {
     const char *suite_reference; /* CLBENCH_SUITE_REFERENCE: suite's reference file */
     const char *xdg_data_home;   /* the user's suite reference lives below it */
     int isolation_off;           /* CLBENCH_ISOLATION=off: every row in the run process */
-    const char *fault;           /* CLBENCH_FAULT=NAME:KIND (tests, src/cmd_worker.c) */
-    const char *fault_state;     /* CLBENCH_FAULT_STATE: the lost fault's file */
-    double slowdown;             /* CLBENCH_SLOWDOWN: 0 < F < 1 (tests, docs/fleet.md) */
+    const char *fault;           /* CLBENCH_FAULT=NAME:KIND: wrong, partial, skip in row NAME */
 } cli_env;
 int cli_env_load(void);
 const cli_env *cli_env_get(void);
