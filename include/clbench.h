@@ -307,6 +307,9 @@ typedef struct clb_settings {
     int cuda_any_device;        /* CUDA twins on any device (tests' host-side module) */
     /* the user's directories (tuning cache, device database) */
     const char *home, *xdg_cache_home, *xdg_config_home;
+    /* where the caller's NAME=VALUE list lives (the tool: &environ, so always the current one);
+     * its OCL_ICD_*, POCL_* and CLBENCH_* entries go into provenance.environment (NULL: none) */
+    char **const *environment;
 } clb_settings;
 /* The defaults above (every field "unset"). */
 void clb_settings_default(clb_settings *s);

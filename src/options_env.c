@@ -67,7 +67,8 @@ static const env_row rows[] = {
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
-static cli_env env = {.lib = {.tune_family = -1}};
+extern char **environ;
+static cli_env env = {.lib = {.tune_family = -1, .environment = &environ}};
 
 static const char *expected(env_kind k)
 {

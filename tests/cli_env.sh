@@ -2,7 +2,8 @@
 # The environment the tool reads (src/options_env.c, docs/cli.md "Environment"): a value of the
 # wrong kind stops the command with exit 2 and a message naming the variable; an empty one is
 # unset; a value reaches the library in the worker process (CLBENCH_BUILD_OPTIONS is recorded
-# in the row's params.extra_build_options).  usage: cli_env.sh CLBENCH
+# in the row's params.extra_build_options) and is recorded in provenance.environment.
+# usage: cli_env.sh CLBENCH
 set -u
 clb=$1 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,7 +29,10 @@ CLBENCH_BUILD_OPTIONS=-DCLB_ENV_REACHES_WORKER "$clb" run launch.roundtrip --qui
 [ "$rc" = 0 ] || fail "run: exit $rc $(head -c 300 "$tmp/err")"
 python3 - "$tmp/r.json" <<'PY' || fail "the worker's row does not carry CLBENCH_BUILD_OPTIONS"
 import json, sys
-r = json.load(open(sys.argv[1]))["devices"][0]["results"][0]
+doc = json.load(open(sys.argv[1]))
+env = doc["provenance"]["environment"]
+assert env.get("CLBENCH_BUILD_OPTIONS") == "-DCLB_ENV_REACHES_WORKER", f"provenance.environment: {env}"
+r = doc["devices"][0]["results"][0]
 assert r["status"] == "ok", r
 assert r["params"].get("extra_build_options") == "-DCLB_ENV_REACHES_WORKER", r["params"]
 PY
