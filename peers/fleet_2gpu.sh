@@ -5,7 +5,8 @@
 # identical PoCL devices: POCL_DEVICES="pthread pthread" bash peers/fleet_2gpu.sh OUT build cpu.
 # Steps: each device alone, both in one run (--type TYPE), a two-rank MPI run where each rank
 # takes the device of its local rank, fleet-check on it, and the same MPI run with rank 1 slowed
-# (CLBENCH_SLOWDOWN) and fleet-check again. summary.txt: wall times, each row's ratio to its
+# (CLBENCH_SLOWDOWN, read by the test-only preload library BUILD_DIR/tests/libclb_fault_preload.so
+# alone) and fleet-check again. summary.txt: wall times, each row's ratio to its
 # single-device run (devices told apart by UUID, else by selector; a row the run re-ran alone
 # also shows its concurrent figure), fleet-check's verdicts.
 # FLEET_ROWS overrides the rows, FLEET_OPTS adds run options and
@@ -39,7 +40,7 @@ if command -v mpirun >/dev/null; then
     timed mpi "${mpi[@]}" -np 2 "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi.json" --html "$out/mpi.html"
     timed check-healthy "$clb" fleet-check $copts "$out/mpi.json"
     timed mpi-slow "${mpi[@]}" -np 1 "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi-slow.json" : \
-        -np 1 -x CLBENCH_SLOWDOWN="$slow" "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi-slow.json"
+        -np 1 -x LD_PRELOAD="$bd/tests/libclb_fault_preload.so" -x CLBENCH_SLOWDOWN="$slow" "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi-slow.json"
     timed check-slow "$clb" fleet-check $copts "$out/mpi-slow.json"
 fi
 python3 - "$out" <<'PY' | tee "$out/summary.txt"

@@ -105,6 +105,7 @@ void cli_usage(FILE *f)
           "failed (compare: a regression), 2 usage (also an unusable input or output path), 3 no OpenCL\n"
           "platform/device, 4 runtime error\n",
           f);
+    cli_env_usage(f);
 }
 
 /* Strict number parsing: the whole argument, finite, within [lo, hi]. */
@@ -323,5 +324,7 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     }
     if (o->max_input > 0)
         clb_input_limit_set(o->max_input);
+    if ((rc = cli_env_load()) != CLI_EXIT_OK)
+        return rc;
     return cli_check_paths(o);
 }

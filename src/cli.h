@@ -110,6 +110,23 @@ cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_d
 int cli_fault_kind(const char *name);
 const char *cli_fault_name(int kind);
 
+/* src/options_env.c: the environment variables the tool reads, one table. cli_env_load maps
+ * them (exit code 2 and a message for a value of the wrong kind) and installs the library's
+ * part with clb_settings_set; --help lists them (cli_env_usage). Strings point into the
+ * environment. */
+typedef struct cli_env {
+    clb_settings lib;            /* sizes, forms, knobs and paths of the library */
+    const char *device;          /* CLBENCH_DEVICE: the selector when none is given */
+    const char *rank_device;     /* CLBENCH_RANK_DEVICE: run --mpi, this rank's selector */
+    const char *suite_reference; /* CLBENCH_SUITE_REFERENCE: suite's reference file */
+    const char *xdg_data_home;   /* the user's suite reference lives below it */
+    int isolation_off;           /* CLBENCH_ISOLATION=off: every row in the run process */
+    const char *fault;           /* CLBENCH_FAULT=NAME:KIND: wrong, partial, skip in row NAME */
+} cli_env;
+int cli_env_load(void);
+const cli_env *cli_env_get(void);
+void cli_env_usage(FILE *f);
+
 /* Human-readable output. */
 void cli_print_device_header(FILE *f, const clb_device_ref *r);
 void cli_print_result_header(FILE *f);

@@ -14,7 +14,7 @@ int cmd_list(const cli_opts *o)
     int rc = cli_discover(&all, &inv, idx, &n);
     if (rc == CLI_EXIT_OK)
         clb_inventory_print(inv, stdout);
-    const char *env = getenv("CLBENCH_DEVICE");
+    const char *env = cli_env_get()->device;
     clb_selector mine = {NULL, env, NULL};
     clb_diag d;
     if (rc == CLI_EXIT_OK && env && *env && clb_select(inv, &mine, idx, CLI_MAX_DEVICES, &n, &d) != CLB_OK)

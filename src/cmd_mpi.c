@@ -121,7 +121,7 @@ static void mark_shared(cJSON *entry, int ranks)
 static cJSON *run_rank(const cli_opts *o, int rank, int *failed, int *refused)
 {
     cli_opts mine = *o;
-    const char *explicit_dev = getenv("CLBENCH_RANK_DEVICE"), *source = "";
+    const char *explicit_dev = cli_env_get()->rank_device, *source = "";
     if (explicit_dev && *explicit_dev) {
         mine.sel.device = explicit_dev;
         mine.sel.platform = NULL;

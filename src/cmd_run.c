@@ -236,8 +236,7 @@ static cJSON *fallback_entry(const clb_device_ref *r);
  * row in this process, on one device opened once; a crash ends the whole run. */
 static int isolation_off(void)
 {
-    const char *v = getenv("CLBENCH_ISOLATION");
-    return v && strcmp(v, "off") == 0;
+    return cli_env_get()->isolation_off;
 }
 
 static void run_in_process(device_run *dr, const clb_bench **rows, size_t n)

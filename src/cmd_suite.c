@@ -41,7 +41,7 @@ static cJSON *read_json(const char *path, int loud)
 static int load_reference(const cli_opts *o, cJSON **ref, const char **from)
 {
     static char user[4096];
-    const char *env = getenv("CLBENCH_SUITE_REFERENCE");
+    const char *env = cli_env_get()->suite_reference;
     const char *path = o->reference ? o->reference : env && *env ? env : NULL;
     if (!path && cli_suite_user_reference(user, sizeof user) && access(user, F_OK) == 0)
         path = user;
@@ -133,6 +133,7 @@ static void set_sizes(int full)
         for (int k = 0; k < CLB_SUITE_MAX_ENV && a->env[k]; k++)
             setenv(a->env[k], full ? a->full[k] : a->quick[k], 1);
     }
+    cli_env_load(); /* and this process too, for rows run in it (CLBENCH_ISOLATION=off) */
 }
 
 /* Runs one column (device ref, variant v: -1 base) and returns its device entry. */
@@ -145,6 +146,7 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
         setenv("CLBENCH_BUILD_OPTIONS", opts, 1);
     else
         unsetenv("CLBENCH_BUILD_OPTIONS");
+    cli_env_load();
     cli_opts oc = *o;
     oc.quiet = 1;
     oc.run.quick = 0;

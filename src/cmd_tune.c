@@ -59,6 +59,7 @@ static void export_knobs(const cli_opts *o, int euler)
         snprintf(buf, sizeof buf, "%g", o->tune_budget_s);
         setenv("CLBENCH_TUNE_BUDGET", buf, 1);
     }
+    cli_env_load(); /* this process sees what its workers see */
 }
 
 int cmd_tune(const cli_opts *o)

@@ -64,21 +64,14 @@ cleanup:
 
 double app_rep_budget_s(void)
 {
-    const char *v = getenv("CLBENCH_APP_REP_BUDGET_S");
-    char *end = NULL;
-    unsigned long s = v && *v ? strtoul(v, &end, 10) : 0;
-    return end && *end == '\0' && s > 0 && s <= 86400 ? (double)s : 3.0;
+    double s = clb_settings_get()->app_rep_budget_s;
+    return s >= 1 && s <= 86400 ? s : 3.0;
 }
 
-size_t app_size(const clb_ctx *c, const char *env, size_t quick_n, size_t cpu_n, size_t gpu_n)
+size_t app_size(const clb_ctx *c, size_t given, size_t quick_n, size_t cpu_n, size_t gpu_n)
 {
-    const char *v = getenv(env);
-    if (v && *v) {
-        char *end = NULL;
-        unsigned long long n = strtoull(v, &end, 10);
-        if (end && *end == '\0' && n > 0)
-            return clb_shrink_size(c, (size_t)n, 16);
-    }
+    if (given > 0)
+        return clb_shrink_size(c, given, 16);
     size_t n = c->opts->quick ? quick_n
                : (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) ? cpu_n : gpu_n;
     return clb_shrink_size(c, n, 16); /* halved after an allocation failure */

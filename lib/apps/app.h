@@ -8,7 +8,7 @@
 #include "internal.h"
 
 /* A repetition stops early once at least 3 were taken and this much time has passed: 3 s (a
- * sequential GEMM at n = 2000 takes seconds), or CLBENCH_APP_REP_BUDGET_S whole seconds (the
+ * sequential GEMM at n = 2000 takes seconds), or clb_settings.app_rep_budget_s (the
  * suite reference, peers/suite_reference.sh, takes every repetition it asks for). */
 #define APP_REP_BUDGET_S app_rep_budget_s()
 double app_rep_budget_s(void);
@@ -36,9 +36,9 @@ clb_error app_measure(clb_ctx *c, const app_timing *t);
 clb_error app_launch(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
                      const size_t *local, double *seconds, clb_diag *d);
 
-/* Size from the environment variable env (a positive integer), else quick_n under --quick,
+/* given when positive (a clb_settings size), else quick_n under --quick,
  * else the default for the device type (cpu_n on CPU devices, gpu_n otherwise). */
-size_t app_size(const clb_ctx *c, const char *env, size_t quick_n, size_t cpu_n, size_t gpu_n);
+size_t app_size(const clb_ctx *c, size_t given, size_t quick_n, size_t cpu_n, size_t gpu_n);
 
 /* The pthreads rows' fan-out: runs fn(jobs + i * job_size) for i in [0, n) on n threads and
  * joins them all; a thread that cannot be started is an error (those started are joined). */

@@ -66,11 +66,11 @@ uint64_t clb_rand64(uint64_t *state);
  * stores fetch their lines first (write-allocate): memory.triad 4/3, memory.copy 3/2; else 1. */
 double clb_write_allocate_factor(const cJSON *entry, const char *row);
 
-/* buf = "$XDG_VAR/clbench/FILE", else "$HOME/HOME_SUB/clbench/FILE"; with create, the two
- * directory levels are made. CLB_ERR_IO (reason in d) when neither variable is set or on a
- * failed mkdir. */
-clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *home_sub,
-                        const char *file, int create, clb_diag *d);
+/* buf = "XDG/clbench/FILE" (xdg: the value of the variable xdg_var, from clb_settings), else
+ * "HOME/HOME_SUB/clbench/FILE" (clb_settings.home); with create, the two directory levels are
+ * made. CLB_ERR_IO (reason in d) when neither is set or on a failed mkdir. */
+clb_error clb_user_file(char *buf, size_t n, const char *xdg, const char *xdg_var,
+                        const char *home_sub, const char *file, int create, clb_diag *d);
 
 /* A user's versioned JSON file {"version": VERSION, "entries": [...] (or {...} with
  * entries_object)}, the device database's and the tune cache's: the parsed document, else NULL

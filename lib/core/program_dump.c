@@ -1,5 +1,5 @@
 /* The program binary of a measured kernel (NVIDIA: PTX; PoCL: its bitcode), written where
- * CLBENCH_DUMP_DIR says: the evidence of what the compiler made of the kernel. One writer for
+ * the settings' dump_dir says (CLBENCH_DUMP_DIR in the tool): the evidence of what the compiler made of the kernel. One writer for
  * every row that dumps. */
 #include "internal.h"
 
@@ -8,7 +8,7 @@
 
 int clb_dump_program_binary(cl_program prog, const char *file, char *path, size_t n)
 {
-    const char *dir = getenv("CLBENCH_DUMP_DIR");
+    const char *dir = clb_settings_get()->dump_dir;
     size_t size = 0;
     unsigned char *bin = NULL;
     int written = 0;

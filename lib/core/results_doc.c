@@ -13,7 +13,6 @@
 #define CLB_BUILD_TYPE "unknown"
 #endif
 
-extern char **environ;
 
 /* "model name" of the first CPU in /proc/cpuinfo, or "unknown". */
 static void cpu_model(char *buf, size_t n)
@@ -52,11 +51,13 @@ static cJSON *host_json(void)
     return h;
 }
 
-/* OCL_ICD_* and POCL_* variables change which driver runs and how: record them. */
+/* OCL_ICD_* and POCL_* variables change which driver runs and how: record them, from the list
+ * the caller handed over (clb_settings.environment). */
 static cJSON *env_json(void)
 {
     cJSON *e = cJSON_CreateObject();
-    for (char **v = environ; v && *v; v++) {
+    char **const *list = clb_settings_get()->environment;
+    for (char **v = list ? *list : NULL; v && *v; v++) {
         if (strncmp(*v, "OCL_ICD_", 8) != 0 && strncmp(*v, "POCL_", 5) != 0 &&
             strncmp(*v, "CLBENCH_", 8) != 0)
             continue;

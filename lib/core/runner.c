@@ -58,8 +58,8 @@ clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char
     const char *parts[2] = {prefix ? prefix : "", src};
     cl_device_id dev = clb_device_reference(c->dev)->device;
     CLB_CL(d, prog = clCreateProgramWithSource(clb_device_context(c->dev), 2, parts, NULL, CLB_ERRP));
-    /* CLBENCH_BUILD_OPTIONS (clbench suite --variant, docs/suite.md) is appended to every build. */
-    const char *extra = getenv("CLBENCH_BUILD_OPTIONS");
+    /* clb_settings.build_options (clbench suite --variant, docs/suite.md) ends every build's options. */
+    const char *extra = clb_settings_get()->build_options;
     char all[2048];
     snprintf(all, sizeof all, "%s%s%s", options ? options : "", extra && *extra ? " " : "", extra ? extra : "");
     if (extra && *extra)

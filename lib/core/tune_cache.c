@@ -32,12 +32,12 @@ cJSON *clb_tune_cache_parse(const char *buf, size_t len, clb_diag *d)
 
 clb_error clb_tune_cache_path(char *buf, size_t n, clb_diag *d)
 {
-    return clb_user_file(buf, n, "XDG_CACHE_HOME", ".cache", "tune.json", 1, d);
+    return clb_user_file(buf, n, clb_settings_get()->xdg_cache_home, "XDG_CACHE_HOME", ".cache", "tune.json", 1, d);
 }
 
 clb_error clb_tune_cache_file(char *buf, size_t n, clb_diag *d)
 {
-    return clb_user_file(buf, n, "XDG_CACHE_HOME", ".cache", "tune.json", 0, d);
+    return clb_user_file(buf, n, clb_settings_get()->xdg_cache_home, "XDG_CACHE_HOME", ".cache", "tune.json", 0, d);
 }
 
 cJSON *clb_tune_cache_load(const char *path, clb_diag *d)

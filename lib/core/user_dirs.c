@@ -20,10 +20,10 @@ static int make_two_levels(char *dir)
     return ok && (mkdir(dir, 0755) == 0 || errno == EEXIST);
 }
 
-clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *home_sub,
-                        const char *file, int create, clb_diag *d)
+clb_error clb_user_file(char *buf, size_t n, const char *xdg, const char *xdg_var,
+                        const char *home_sub, const char *file, int create, clb_diag *d)
 {
-    const char *xdg = getenv(xdg_var), *home = getenv("HOME");
+    const char *home = clb_settings_get()->home;
     int o = xdg && *xdg ? snprintf(buf, n, "%s/clbench", xdg)
             : home && *home ? snprintf(buf, n, "%s/%s/clbench", home, home_sub) : -1;
     if (o < 0 || (size_t)o + strlen(file) + 2 > n)

@@ -126,8 +126,8 @@ static unsigned cpu_fp32_lanes(const char **why)
 
 static double env_mhz(void)
 {
-    const char *env = getenv("CLBENCH_CLOCK_MHZ");
-    return env && atof(env) > 0 ? atof(env) : NAN;
+    double mhz = clb_settings_get()->clock_mhz;
+    return mhz > 0 ? mhz : NAN;
 }
 
 static cl_uint device_uint(clb_device *dev, cl_device_info what)

@@ -119,7 +119,7 @@ cJSON *clb_devdb_parse(const char *buf, size_t len, clb_diag *d)
 
 clb_error clb_devdb_user_path(char *buf, size_t n, int create, clb_diag *d)
 {
-    return clb_user_file(buf, n, "XDG_CONFIG_HOME", ".config", "devdb.json", create, d);
+    return clb_user_file(buf, n, clb_settings_get()->xdg_config_home, "XDG_CONFIG_HOME", ".config", "devdb.json", create, d);
 }
 
 /* ---- an entry from a measured run ---- */

@@ -34,10 +34,10 @@ static const struct {
 clb_nvml_watch *clb_nvml_watch_open(clb_device *dev)
 {
     char why[256];
-    const char *any = getenv("CLBENCH_NVML_ANY_DEVICE"); /* test hook: docs/cli.md */
+    int any = clb_settings_get()->nvml_any_device; /* tests: CLBENCH_NVML_ANY_DEVICE, docs/cli.md */
     clb_nvml_watch *w = calloc(1, sizeof *w);
     if (w)
-        w->nvml = any && strcmp(any, "1") == 0 ? clb_nvml_open_any(dev, why, sizeof why)
+        w->nvml = any ? clb_nvml_open_any(dev, why, sizeof why)
                                                : clb_nvml_open(dev, why, sizeof why);
     if (w && w->nvml)
         return w;

@@ -15,29 +15,27 @@ static double tolerance(int fp64, size_t steps)
     return 8.0 * (double)(steps > 16 ? steps : 16) * (fp64 ? DBL_EPSILON : FLT_EPSILON);
 }
 
-static size_t env_size(const char *name, size_t dflt)
+/* A size of clb_settings when given (positive), else the row's default. */
+static size_t given_or(size_t given, size_t dflt)
 {
-    const char *v = getenv(name);
-    char *end = NULL;
-    unsigned long long x = v ? strtoull(v, &end, 10) : 0;
-    return v && end != v && *end == '\0' && x > 0 ? (size_t)x : dflt;
+    return given > 0 ? given : dflt;
 }
 
 static int is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
 /* Variants whose result is in the OpenCL buffers (the CUDA twin leaves its own in s->out). */
 static int on_cl(eu_kind k) { return !is_host(k) && k != EU_CUDA; }
 
-/* Problem size and steps: --quick tiny, defaults sized for a CPU device, environment for GPUs. */
+/* Problem size and steps: --quick tiny, defaults sized for a CPU device, clb_settings for GPUs. */
 void eu_choose_sizes(const clb_ctx *c, eu_state *s)
 {
     int q = c->opts->quick;
     /* Sizes are halved after an allocation failure (clb_shrink_size). */
     if (s->row->prob == EU_STRING)
         eu_ode_init(&s->o, EU_STRING,
-                    clb_shrink_size(c, env_size("CLBENCH_EULER_N", q ? 16384 : (size_t)1 << 19), 1024));
+                    clb_shrink_size(c, given_or(clb_settings_get()->euler_n, q ? 16384 : (size_t)1 << 19), 1024));
     else
-        eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, env_size("CLBENCH_EULER_GRID", q ? 32 : 256), 16));
-    s->steps = env_size("CLBENCH_EULER_STEPS", q ? 24 : 64);
+        eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, given_or(clb_settings_get()->euler_grid, q ? 32 : 256), 16));
+    s->steps = given_or(clb_settings_get()->euler_steps, q ? 24 : 64);
     if (is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
         size_t most = (size_t)4e7 / s->o.n;
         s->steps = s->steps < most ? s->steps : most ? most : 1;
@@ -49,8 +47,8 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
      * 256-item group per SM left the H200's diamonds at 0.42 of the one-step DRAM bound and
      * four put the H100's at 1.56x above it (docs/results/euler.md). */
     int gpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_GPU) != 0;
-    s->tile_groups_per_cu = env_size("CLBENCH_EULER_TILE_GROUPS_PER_CU", gpu ? 4 : 1);
-    s->tile2d_points = env_size("CLBENCH_EULER_TILE2D_POINTS", 0);
+    s->tile_groups_per_cu = given_or(clb_settings_get()->euler_tile_groups_per_cu, gpu ? 4 : 1);
+    s->tile2d_points = given_or(clb_settings_get()->euler_tile2d_points, 0);
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 
@@ -227,9 +225,9 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
         goto cleanup;
     }
     if (!is_host(s.row->kind) &&
-        eu_cl_setup(c, &s, env_size("CLBENCH_EULER_LOCAL", 0), env_size("CLBENCH_EULER_GROUPS", 0),
+        eu_cl_setup(c, &s, given_or(clb_settings_get()->euler_local, 0), given_or(clb_settings_get()->euler_groups, 0),
                     s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s)
-                    : s.row->kind == EU_TILE2D  ? env_size("CLBENCH_EULER_TILE2D_STEPS", 0)
+                    : s.row->kind == EU_TILE2D  ? given_or(clb_settings_get()->euler_tile2d_steps, 0)
                                                 : 0) != CLB_OK)
         goto cleanup;
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)

@@ -142,8 +142,7 @@ static clb_error sizes(const saxpy_state *s, size_t *n, size_t *count, clb_diag 
         top *= 4;
     if (s->c->opts->quick)
         top = (size_t)1 << 19;
-    const char *env = getenv("CLBENCH_SAXPY_N"); /* a fixed headline size (clbench suite) */
-    unsigned long long fixed = env ? strtoull(env, NULL, 10) : 0;
+    size_t fixed = clb_settings_get()->saxpy_n; /* a fixed headline size (clbench suite) */
     if (fixed >= 16 && fixed % 16 == 0 && fixed * 4 * sizeof(float) <= max_alloc)
         top = (size_t)fixed;
     top = clb_shrink_size(s->c, top, (size_t)1 << 15); /* halved after an allocation failure */

@@ -7,7 +7,7 @@
 
 size_t strmatch_bytes(const clb_ctx *c)
 {
-    return app_size(c, "CLBENCH_STRMATCH_BYTES", (size_t)1 << 20, 10000000, 10000000);
+    return app_size(c, clb_settings_get()->strmatch_bytes, (size_t)1 << 20, 10000000, 10000000);
 }
 
 /* Uniform letters of the alphabet, 2 bits each (32 per draw). */

@@ -447,10 +447,10 @@ static clb_error check_peak(cstate *s, clb_result *res)
     return CLB_OK;
 }
 
-/* "% of native peak" for CPU devices when CLBENCH_NATIVE_PEAK names tools/native_peak's JSON. */
+/* "% of native peak" for CPU devices when clb_settings.native_peak names tools/native_peak's JSON. */
 static void native_ratio(cstate *s, clb_result *res)
 {
-    const char *path = getenv("CLBENCH_NATIVE_PEAK");
+    const char *path = clb_settings_get()->native_peak;
     const char *key = s->row.type == CM_FP32 ? "fp32_gflops" : s->row.type == CM_FP64 ? "fp64_gflops" : NULL;
     if (!path || !key || !(clb_device_reference(s->c->dev)->type & CL_DEVICE_TYPE_CPU))
         return;
@@ -528,7 +528,7 @@ static clb_error adopt(clb_result *res, clb_result *tmp)
     return e;
 }
 
-/* With CLBENCH_DUMP_DIR set, writes the program binary of a measured configuration there
+/* With clb_settings.dump_dir set, writes the program binary of a measured configuration there
  * (NVIDIA: PTX; PoCL: its bitcode), the evidence of what the compiler made of the kernel. */
 static void dump_binary(const cstate *s, const cm_config *cfg)
 {

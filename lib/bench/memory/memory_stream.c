@@ -120,20 +120,21 @@ static double f_work(const void *state, uint64_t scale)
 /* GPU linear reads outside --quick: >= READ_GPU_BYTES. One launch reads one pass, and a
  * launch's ramp-up and last partial wave cost a few microseconds whatever its length: at
  * 256 MiB an H100 launch lasted 90 us (clpeak 1.1.2 reads 512 MiB per launch). Measurement
- * hook CLBENCH_READ_BYTES=N sets N bytes (rounded down to MiB) on any device (docs/cli.md). */
+ * hook clb_settings.read_bytes (CLBENCH_READ_BYTES) sets the bytes (rounded down to MiB) on any
+ * device (docs/cli.md). */
 #define READ_GPU_BYTES (1ull << 30)
 static cl_ulong read_bytes(clb_ctx *c, const fstate *s, cl_ulong bytes)
 {
-    const char *env = getenv("CLBENCH_READ_BYTES");
-    int gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
-    cl_ulong want = env && *env ? strtoull(env, NULL, 0) >> 20 << 20 : READ_GPU_BYTES;
+    cl_ulong given = clb_settings_get()->read_bytes;
+    int env = given > 0, gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
+    cl_ulong want = env ? given >> 20 << 20 : READ_GPU_BYTES;
     cl_ulong cap = s->m.global_mem / 4 < s->m.max_alloc ? s->m.global_mem / 4 : s->m.max_alloc;
     cap = cap < (4ull << 30) ? cap : 4ull << 30; /* memory.cl indexes words with uint */
-    if (s->r->kind != F_READ || s->r->pattern != 0 || (!(env && *env) && (c->opts->quick || !gpu)))
+    if (s->r->kind != F_READ || s->r->pattern != 0 || (!env && (c->opts->quick || !gpu)))
         return bytes;
     while (want > cap && want > (1u << 20))
         want /= 2;
-    if (!(env && *env) && want < bytes)
+    if (!env && want < bytes)
         return bytes;
     return clb_shrink_size(c, (size_t)(want ? want : 1u << 20), 256u << 10);
 }
@@ -385,7 +386,7 @@ static size_t add_simple(const fstate *s, fvariant *v, size_t n, const fvariant 
  * width, also under --quick. */
 static int all_forms(void)
 {
-    const char *env = getenv("CLBENCH_READ_FORMS");
+    const char *env = clb_settings_get()->read_forms;
     return env && strcmp(env, "all") == 0;
 }
 
@@ -402,7 +403,7 @@ static const char *const form_names[] = {"one_per_item", "several_per_item", "pe
 static unsigned family_forms(const clb_ctx *c, const frow *r)
 {
     unsigned m = FORM_ONE | (r->chunked ? FORM_CHUNKED : 0);
-    const char *env = getenv("CLBENCH_READ_FORMS");
+    const char *env = clb_settings_get()->read_forms;
     if (r->kind != F_READ || r->pattern != 0)
         return m;
     if (all_forms())
@@ -687,13 +688,12 @@ cleanup:
     return d->err;
 }
 
-/* Each work-group's sum against the host's sum of the vectors its items read. `bias` is added
- * to the first expected sum (0 but for the testing hook CLBENCH_TEST_BAD_HOST_SUM). */
-static clb_error check_read(const fstate *s, const cl_uint *out, cl_uint bias, clb_diag *d)
+/* Each work-group's sum against the host's sum of the vectors its items read. */
+static clb_error check_read(const fstate *s, const cl_uint *out, clb_diag *d)
 {
     size_t g = s->base;
     for (size_t w = 0; w < s->items / s->local; w++) {
-        cl_uint want = w ? 0 : bias;
+        cl_uint want = 0;
         for (size_t i = 0; i < s->local; i++, g = g + 1 < s->total ? g + 1 : 0) {
             size_t v = (s->hidx ? s->hidx[g] : g) * (size_t)s->stride;
             if (s->fetch > 1) /* memory.cl, FETCH: the item's vectors in its group's block */
@@ -712,12 +712,12 @@ static clb_error check_read(const fstate *s, const cl_uint *out, cl_uint bias, c
 /* The per-item sums (memory.cl, PER_ITEM): out[j] of the last launch is item base + j's sum of
  * its READ_FETCH vectors, `local` (LAYOUT 0) or `total` (LAYOUT 1) vectors apart. Exact:
  * wrapping 32-bit sums of the same random words on both sides. */
-static clb_error check_items(const fstate *s, const cl_uint *out, cl_uint bias, clb_diag *d)
+static clb_error check_items(const fstate *s, const cl_uint *out, clb_diag *d)
 {
     size_t step = s->per_item == 2 ? s->total : s->local;
     for (size_t j = 0, g = s->base; j < s->items; j++, g = g + 1 < s->total ? g + 1 : 0) {
         size_t v0 = s->per_item == 2 ? g : g / step * step * s->fetch + g % step;
-        cl_uint want = j ? 0 : bias;
+        cl_uint want = 0;
         for (size_t f = 0; f < s->fetch; f++)
             want += mem_sum_words(s->ha + (v0 + f * step) * s->vw, s->vw);
         if (out[j] != want)
@@ -789,9 +789,8 @@ clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
     if (read_words(c, buf, bytes / 4, &out) != CLB_OK)
         return validate_end(c, out, d, CLB_OK);
     if (s->r->kind == F_READ) {
-        cl_uint bias = getenv("CLBENCH_TEST_BAD_HOST_SUM") ? 1u : 0u; /* testing hook */
         size_t per = s->per_item ? 1 : s->local;
-        if ((s->per_item ? check_items(s, out, bias, d) : check_read(s, out, bias, d)) != CLB_OK)
+        if ((s->per_item ? check_items(s, out, d) : check_read(s, out, d)) != CLB_OK)
             return validate_end(c, out, d, CLB_OK);
         return validate_end(c, out, d, clb_check_untouched(c, out, s->max_items / per, bytes / 4, d));
     }

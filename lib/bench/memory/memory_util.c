@@ -103,9 +103,8 @@ cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
     int gpu = (m->type & CL_DEVICE_TYPE_GPU) && !(m->type & CL_DEVICE_TYPE_CPU); /* oclgrind: both */
     if (c->opts->quick && !gpu) {
         /* testing hook CLBENCH_QUICK_BYTES (docs/cli.md): 256 KiB or 512 KiB, for simulators */
-        const char *env = getenv("CLBENCH_QUICK_BYTES");
-        unsigned long long q = env && *env ? strtoull(env, NULL, 0) : 0;
-        size_t want = q == (256u << 10) || q == (512u << 10) ? (size_t)q : 1u << 20;
+        size_t q = clb_settings_get()->quick_bytes;
+        size_t want = q == (256u << 10) || q == (512u << 10) ? q : 1u << 20;
         return clb_shrink_size(c, want, 256u << 10);
     }
     /* Floors: GPUs' last-level caches reach 50-100 MiB and a driver may report a smaller

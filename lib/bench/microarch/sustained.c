@@ -83,8 +83,7 @@ typedef struct series {
 
 static double duration_s(const clb_ctx *c)
 {
-    const char *e = getenv("CLBENCH_SUSTAINED_S");
-    double v = e ? strtod(e, NULL) : 0;
+    double v = clb_settings_get()->sustained_s;
     if (v > 0 && v <= 3600)
         return v;
     return c->opts->quick ? 2 : 60;
