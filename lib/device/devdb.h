@@ -62,6 +62,10 @@ double clb_devdb_peak(clb_device *dev, unsigned precision, unsigned ops_per_lane
  * limit_fp64, limit_dram, limit_link {value (null: unknown), unit, how} to o (clbench info). */
 void clb_devdb_derived(cJSON *o, clb_device *dev);
 
+/* figs[key] = {value, origin, source} when v is a positive finite figure; nothing otherwise
+ * (lib/device/devdb_json.c: every writer of a database figure). */
+void clb_devdb_figure(cJSON *figs, const char *key, double v, const char *origin, const char *source);
+
 /* Pure formula, for tests: units x lanes x ops x MHz / 1000 (GOP/s). */
 double clb_devdb_formula(unsigned units, unsigned lanes, unsigned ops, double mhz);
 

@@ -8,10 +8,10 @@
  * screened configurations get the full measurement (clb_measure: calibration, warm-up,
  * repetitions, validation) and the faster one is the result. --quick screens (width,
  * chains) = (1,1), (1,8), (native,8) with one shape and measures the best one. */
-#include "internal.h"
+#include "core/internal.h"
 
-#include "compute_model.h"
-#include "devdb.h"
+#include "bench/compute/compute_model.h"
+#include "device/devdb.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -657,7 +657,7 @@ cleanup:
     return d->err;
 }
 
-/* The compute group's registry rows (listed in lib/bench/groups.h); arg: a cm_row. */
+/* The compute group's registry rows (listed in lib/core/groups.h); arg: a cm_row. */
 static const cm_row cm_fp32_add = {CM_FP32, CM_ADD}, cm_fp32_mul = {CM_FP32, CM_MUL},
                     cm_fp32_mad = {CM_FP32, CM_MAD}, cm_fp32_fma = {CM_FP32, CM_FMA},
                     cm_fp32_madfn = {CM_FP32, CM_MADFN}, cm_fp64_add = {CM_FP64, CM_ADD},
