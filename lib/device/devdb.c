@@ -17,7 +17,7 @@
  * service (lib/device/clock.c) finds right now; never CL_DEVICE_MAX_CLOCK_FREQUENCY. Host DRAM
  * bandwidth is not known without root (SMBIOS), and a CPU device has no host link: no limit.
  * A measurement may exceed a limit by 3% (clock and datasheet rounding) before it is invalid
- * (lib/device/limits.c). */
+ * (lib/judge/limits.c). */
 #include "device/devdb.h"
 
 #include "device/clock.h"

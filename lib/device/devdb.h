@@ -32,7 +32,7 @@ const clb_devdb_row *clb_devdb_at(size_t i);
 /* The row matching vendor and name (AMD: pass the board name), or NULL. */
 const clb_devdb_row *clb_devdb_find(const char *vendor, const char *name);
 
-/* The kinds of physical limit the guard (lib/device/limits.c) checks against. */
+/* The kinds of physical limit the guard (lib/judge/limits.c) checks against. */
 typedef enum { CLB_LIMIT_FP32, CLB_LIMIT_FP64, CLB_LIMIT_DRAM, CLB_LIMIT_LINK } clb_limit_kind;
 
 /* A limit: value (NaN when unknown, source then says why), its unit and where it comes from. */

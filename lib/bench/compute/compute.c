@@ -434,7 +434,7 @@ static void record_config(clb_result *res, const cstate *s)
     clb_param_str(res, "build_options", build_options(s));
 }
 
-/* Theoretical peak; the runner's physical-limit guard (lib/device/limits.c) checks the value against
+/* Theoretical peak; the runner's physical-limit guard (lib/judge/limits.c) checks the value against
  * it and adds params.limit and params.efficiency. */
 static clb_error check_peak(cstate *s, clb_result *res)
 {
