@@ -2,7 +2,6 @@
  * four figures, read from a results document by the document layer's one rule (rj_ok_value). */
 #include "device/devdb.h"
 #include "doc/doc.h"
-#include "core/internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,6 @@
  * from the measured parameters in a results document. Pure functions of the document: they
  * open no OpenCL and read no file, so the CLI, the library API and the tests share them. */
 #include "doc/doc.h"
-#include "core/internal.h"
 #include "judge/judge.h"
 
 #include <math.h>
