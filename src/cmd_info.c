@@ -1,5 +1,5 @@
 /* clbench list and clbench info: the devices and their properties. */
-#include "cli.h"
+#include "run_engine.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
  * node never share a device unnoticed: the job exits 2 before any benchmark when two would,
  * unless --allow-shared-device, which marks their entries and results shared_device. */
 #define _GNU_SOURCE /* sched_getaffinity, before any header */
-#include "cli.h"
+#include "run_engine.h"
 
 #ifdef CLBENCH_HAVE_MPI
 #include <mpi.h>

@@ -1,9 +1,11 @@
-/* clbench suite: every app of the suite table (lib/report/suite.c) at the sizes of the mode,
+/* clbench suite: every app of the suite table (lib/apps/suite.c) at the sizes of the mode,
  * the same on every device, plus a quick characterization, on the selected devices (or the
  * default device of every platform), once per build-option variant; then the Peak and
  * Average Scores against the reference and the seed 004 report (docs/suite.md). Runs through
  * the workers of `run` (cli_run_one_device): a crash costs one row, never the suite. */
-#include "cli.h"
+#include "run_engine.h"
+
+#include "judge/judge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -166,8 +168,7 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
         cJSON_Delete(ch);
         *failed |= f2;
         /* % of peak and the roofline need the characterization's rows beside the apps' */
-        clb_apps_annotate(dst);
-        *failed |= clb_roofline_annotate(entry) > 0;
+        *failed |= clb_entry_finish(entry) > 0;
     }
     cJSON *sc = cJSON_AddObjectToObject(entry, "suite_column");
     cJSON_AddStringToObject(sc, "variant", name);

@@ -1,7 +1,7 @@
 /* clbench tune APP: runs the tuning service's search for an app explicitly, in a worker like
  * run (the parent opens no OpenCL), prints the candidate table and stores the winner in the
  * cache (docs/decide.md). */
-#include "cli.h"
+#include "run_engine.h"
 
 #include <math.h>
 #include <stdlib.h>

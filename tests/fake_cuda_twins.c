@@ -8,7 +8,7 @@
  *   strmatch     the last pattern found is reported absent
  *   euler        one component of the Euler result is off by 1
  * Times: 1 ms, shape i of the own kernel (1 + i) ms, a planted fast defect 0.1 ms. */
-#include "cuda_twins.h"
+#include "apps/cuda/cuda_twins.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * with a reason that names both versions. */
 #include "check.h"
 #include "clbench.h"
-#include "cuda_twins.h"
+#include "apps/cuda/cuda_twins.h"
 
 #include <stdio.h>
 #include <stdlib.h>

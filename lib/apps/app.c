@@ -1,6 +1,7 @@
-/* The application layer's shared pieces: fixed-size timing, sizes, and the post-pass that
- * relates app rows to each other and to the device's peaks (clb_apps_annotate). */
-#include "app.h"
+/* The application layer's shared pieces: fixed-size timing, sizes, the host's threads. (The
+ * post-pass relating app rows to each other and to the device's peaks is a verdict:
+ * lib/judge/annotate.c.) */
+#include "apps/app.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -86,98 +87,4 @@ unsigned app_host_threads(void)
 double app_uniform(uint64_t *state)
 {
     return (double)(clb_rand64(state) >> 11) * 0x1p-52 - 1.0;
-}
-
-/* ---- the post-pass ---- */
-
-static const cJSON *find_ok(const cJSON *results, const char *name)
-{
-    const cJSON *r;
-    cJSON_ArrayForEach(r, results) {
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(r, "name");
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(r, "status");
-        if (cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0 && cJSON_IsString(st) &&
-            strcmp(st->valuestring, "ok") == 0 &&
-            cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r, "value")))
-            return r;
-    }
-    return NULL;
-}
-
-static double value_of(const cJSON *r)
-{
-    return cJSON_GetObjectItemCaseSensitive(r, "value")->valuedouble;
-}
-
-static const char *param_str(const cJSON *r, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "params"), key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static double param_num(const cJSON *r, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "params"), key);
-    return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
-
-static void put(cJSON *r, const char *key, double v)
-{
-    cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
-    cJSON_DeleteItemFromObjectCaseSensitive(p, key);
-    clb_json_number(p, key, v);
-}
-
-/* The ok row of the same app with the highest rung index below this one's. */
-static const cJSON *previous_rung(const cJSON *results, const char *app, double idx)
-{
-    const cJSON *best = NULL, *r;
-    double best_idx = -1;
-    cJSON_ArrayForEach(r, results) {
-        const char *a = param_str(r, "app");
-        double i = param_num(r, "rung_index");
-        if (a && strcmp(a, app) == 0 && i >= 0 && i < idx && i > best_idx &&
-            find_ok(results, cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring) == r) {
-            best = r;
-            best_idx = i;
-        }
-    }
-    return best;
-}
-
-static void annotate_one(cJSON *results, cJSON *r)
-{
-    const char *app = param_str(r, "app"), *peer = param_str(r, "peer_row");
-    char name[96];
-    snprintf(name, sizeof name, "app.%s.sequential", app);
-    const cJSON *seq = find_ok(results, name);
-    if (seq && seq != r)
-        put(r, "speedup_vs_sequential", value_of(r) / value_of(seq));
-    double idx = param_num(r, "rung_index");
-    const cJSON *prev = idx > 0 ? previous_rung(results, app, idx) : NULL;
-    if (prev) {
-        put(r, "speedup_vs_previous_rung", value_of(r) / value_of(prev));
-        cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "params");
-        cJSON_DeleteItemFromObjectCaseSensitive(p, "previous_rung");
-        cJSON_AddStringToObject(p, "previous_rung",
-                                cJSON_GetObjectItemCaseSensitive(prev, "name")->valuestring);
-    }
-    snprintf(name, sizeof name, "app.%s.clblast", app);
-    const cJSON *blas = find_ok(results, name);
-    if (blas && blas != r)
-        put(r, "ratio_vs_clblast", value_of(r) / value_of(blas));
-    const cJSON *pk = peer ? find_ok(results, peer) : NULL;
-    if (pk && strncmp(peer, "compute.", 8) == 0)
-        put(r, "pct_of_compute_peak", 100.0 * value_of(r) / value_of(pk));
-    else if (pk)
-        put(r, "pct_of_triad", 100.0 * value_of(r) / value_of(pk));
-}
-
-void clb_apps_annotate(cJSON *results)
-{
-    cJSON *r;
-    cJSON_ArrayForEach(r, results) {
-        if (param_str(r, "app") && find_ok(results, cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring) == r)
-            annotate_one(results, r);
-    }
 }

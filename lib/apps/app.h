@@ -5,7 +5,7 @@
 #ifndef CLB_APP_H
 #define CLB_APP_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* A repetition stops early once at least 3 were taken and this much time has passed: 3 s (a
  * sequential GEMM at n = 2000 takes seconds), or clb_settings.app_rep_budget_s (the

@@ -4,7 +4,7 @@
  * worker ended: exit code, signal, or killed by us after the deadline. A worker never outlives
  * the parent: it learns the parent's pid from CLBENCH_PARENT_PID and binds its life to it
  * (clb_child_bind_to_parent). A line longer than CLB_CHILD_LINE_MAX costs the worker its life. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

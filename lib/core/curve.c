@@ -1,6 +1,6 @@
 /* The curve object of docs/schema.md (params.curve, and each of params.curves): one writer for
  * every sweep, so the fields and their order are the same wherever a curve comes from. */
-#include "internal.h"
+#include "core/internal.h"
 
 cJSON *clb_curve_new(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
                      int x_log, const char *label)

@@ -62,10 +62,6 @@ double clb_now(void);
 uint64_t clb_fill_random(void *buf, size_t bytes, uint64_t seed);
 uint64_t clb_rand64(uint64_t *state);
 
-/* Bytes the memory moved per byte a DRAM row counts: on a CPU device (entry's CL_DEVICE_TYPE)
- * stores fetch their lines first (write-allocate): memory.triad 4/3, memory.copy 3/2; else 1. */
-double clb_write_allocate_factor(const cJSON *entry, const char *row);
-
 /* buf = "XDG/clbench/FILE" (xdg: the value of the variable xdg_var, from clb_settings), else
  * "HOME/HOME_SUB/clbench/FILE" (clb_settings.home); with create, the two directory levels are
  * made. CLB_ERR_IO (reason in d) when neither is set or on a failed mkdir. */
@@ -189,9 +185,14 @@ void clb_tune_table_params(clb_result *res, const clb_tune_run *run,
                            void (*config)(const int *point, char *buf, size_t n), double work,
                            double unit_factor, const char *rate_unit);
 
-/* Every group's registry rows (lib/bench/groups.h names the groups). */
+/* clb_bench_run without the verdicts (lib/judge/finish.c adds the physical-limit guard and the
+ * quick mark): the capability check, the row's run with shrink-and-retry, the failure's status. */
+clb_error clb_bench_run_unjudged(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
+                                 clb_result *res);
+
+/* Every group's registry rows (lib/core/groups.h names the groups). */
 #define CLB_GROUP(g) extern const clb_bench clb_##g##_rows[]; extern const size_t clb_##g##_row_count;
-#include "bench/groups.h"
+#include "core/groups.h"
 #undef CLB_GROUP
 
 #endif

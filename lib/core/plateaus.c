@@ -1,5 +1,5 @@
 /* Plateau detection: a robust greedy segmentation of a staircase curve in log space. */
-#include "plateaus.h"
+#include "core/plateaus.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The program binary of a measured kernel (NVIDIA: PTX; PoCL: its bitcode), written where
  * the settings' dump_dir says (CLBENCH_DUMP_DIR in the tool): the evidence of what the compiler made of the kernel. One writer for
  * every row that dumps. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,9 @@
 /* The measurement core: program builds, calibration, warm-up, repetitions, event timing
  * cross-checked with the wall clock, validation, and the result's statistics. */
-#include "internal.h"
-#include "limits.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <fnmatch.h>
 #include <string.h>
 
 void clb_run_opts_default(clb_run_opts *o)
@@ -235,11 +233,6 @@ cleanup:
     return d->err;
 }
 
-int clb_bench_match(const char *pattern, const char *name)
-{
-    return fnmatch(pattern, name, 0) == 0;
-}
-
 /* Why the device cannot run b, or NULL. */
 static const char *missing_capability(clb_device *dev, const clb_bench *b)
 {
@@ -255,8 +248,8 @@ static const char *missing_capability(clb_device *dev, const clb_bench *b)
     return NULL;
 }
 
-clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
-                        clb_result *res)
+clb_error clb_bench_run_unjudged(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
+                                 clb_result *res)
 {
     clb_run_opts defaults;
     if (!o) {
@@ -298,10 +291,5 @@ clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts 
     } else if (res->status == CLB_STATUS_ERROR && strcmp(res->reason, "not run") == 0) {
         clb_result_fail(res, CLB_STATUS_ERROR, "benchmark returned without a result");
     }
-    /* An ok value above the device's physical limit is impossible: status invalid. */
-    if (res->status == CLB_STATUS_OK)
-        clb_limits_apply(dev, res);
-    if (o->quick)
-        clb_param_num(res, "quick", 1);
     return CLB_OK;
 }

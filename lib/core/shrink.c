@@ -1,5 +1,5 @@
 /* Shrink-and-retry on allocation failure (docs/measurement.md "Allocation failures"). */
-#include "internal.h"
+#include "core/internal.h"
 
 int clb_alloc_failed(const clb_diag *d)
 {

@@ -1,6 +1,6 @@
 /* The tuning service's cache of winners (docs/decide.md): one JSON file for every app, keyed
  * by app, device, driver and problem size class. The file is untrusted input. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Files under the user's XDG directories (the tuning cache, the device database's user
  * file): one place that picks the directory and creates it. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

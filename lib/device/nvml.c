@@ -1,7 +1,7 @@
 /* NVML through dlopen: the few entry points clbench needs, declared here. */
-#include "nvml.h"
+#include "device/nvml.h"
 
-#include "internal.h"
+#include "core/internal.h"
 
 #include <dlfcn.h>
 #include <math.h>

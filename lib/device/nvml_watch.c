@@ -3,8 +3,8 @@
  * and the clocks-event (throttle) reasons before and after each row, adds them to the params,
  * and marks an ok result `throttled` when either sample saw a thermal/power reason or an SM
  * clock below the default (base) clock while the GPU was not idle. */
-#include "internal.h"
-#include "nvml.h"
+#include "core/internal.h"
+#include "device/nvml.h"
 
 #include <math.h>
 #include <stdio.h>

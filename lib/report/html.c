@@ -1,6 +1,6 @@
 /* The single-file HTML report: provenance, devices side by side, summary cards, plots and
  * every result. Strings from the documents are always written through html_puts. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <stdlib.h>

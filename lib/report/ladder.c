@@ -2,7 +2,7 @@
  * clb_apps_annotate added (speedup over sequential and over the previous rung, % of the peak
  * row), after the results of `clbench run` and in `clbench report --markdown`. Reads only what
  * the results say; a value the annotation did not add is shown as "-". */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 

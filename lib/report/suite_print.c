@@ -1,7 +1,7 @@
 /* The suite summary for people: the seed 004 report per system (system block first, then per
  * column the score, app / peak time / ratio / average time / ratio / standard deviation, and
  * the speedups of OpenCL over sequential, pthreads and CUDA), as text and as an HTML section. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <string.h>

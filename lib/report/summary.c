@@ -1,5 +1,5 @@
 /* Summary cards (headline numbers per device) and plots of every curve. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The loader of the CUDA twin module (cuda_twins.h): clbench links no CUDA library; the module
  * is found and opened at run time, so every machine without CUDA runs clbench unchanged and the
  * CUDA rows say why they did not run. */
-#include "cuda_twins.h"
+#include "apps/cuda/cuda_twins.h"
 #include "clbench.h"
 
 #include <dlfcn.h>

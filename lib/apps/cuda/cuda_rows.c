@@ -3,12 +3,12 @@
  * rows (docs/apps/cuda.md), run through the module libclbench_cuda.so on the NVIDIA device the
  * OpenCL device is. Inputs from the apps' own generators, output through the apps' own
  * validators, timed by cudaEvents around the kernels only. Elsewhere: unsupported, with why. */
-#include "../euler/euler.h"
-#include "../gemm/gemm.h"
-#include "../mcpi/mcpi.h"
-#include "../strmatch/strmatch.h"
-#include "../saxpy/saxpy.h"
-#include "cuda_twins.h"
+#include "apps/euler/euler.h"
+#include "apps/gemm/gemm.h"
+#include "apps/mcpi/mcpi.h"
+#include "apps/strmatch/strmatch.h"
+#include "apps/saxpy/saxpy.h"
+#include "apps/cuda/cuda_twins.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef CLB_APP_EULER_H
 #define CLB_APP_EULER_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 typedef enum { EU_STRING, EU_BRUSS } eu_problem;
 typedef enum {
@@ -163,8 +163,14 @@ void eu_cl_release(eu_state *s);
 /* Records the configuration (sizes, geometry) in params. */
 void eu_cl_params(clb_result *res, const eu_state *s);
 
-/* Host side of a row (euler_rows.c): sizes from opts and the environment, the initial state,
- * warm-up + repetitions into x (ns per component and step), the state's release. */
+/* Rows that run on the host CPU; rows whose result is in the OpenCL buffers (the CUDA twin
+ * leaves its own in s->out). */
+static inline int eu_is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
+static inline int eu_on_cl(eu_kind k) { return !eu_is_host(k) && k != EU_CUDA; }
+
+/* Host side of a row: sizes from opts and the environment (euler_rows.c); the initial state,
+ * warm-up + repetitions into x (ns per component and step), the check of the last run's output
+ * (corrupted first under fault injection), the state's release (euler_measure.c). */
 void eu_choose_sizes(const clb_ctx *c, eu_state *s);
 clb_error eu_prepare_host(clb_ctx *c, eu_state *s);
 clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned *n);

@@ -1,7 +1,7 @@
 /* app.euler OpenCL variants: linear, coalesced, vectorized (one launch per step), the tiled
  * row-wise diamond, column-wise diamond and honeycomb kernels (one launch per row of tiles) and
  * BRUSS2D's 2-D overlapped tiles (one launch per s steps). */
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <stdlib.h>
 #include <string.h>

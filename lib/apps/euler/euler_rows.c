@@ -1,7 +1,7 @@
 /* app.euler rows: sizes, the measurement loop (host wall clock or the span of a run's
  * launches), validation against the double-precision sequential reference, params, and the
  * registry table. Headline: time per component and step (seed 003, eq. 7.5), in ns. */
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -21,10 +21,6 @@ static size_t given_or(size_t given, size_t dflt)
     return given > 0 ? given : dflt;
 }
 
-static int is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
-/* Variants whose result is in the OpenCL buffers (the CUDA twin leaves its own in s->out). */
-static int on_cl(eu_kind k) { return !is_host(k) && k != EU_CUDA; }
-
 /* Problem size and steps: --quick tiny, defaults sized for a CPU device, clb_settings for GPUs. */
 void eu_choose_sizes(const clb_ctx *c, eu_state *s)
 {
@@ -36,7 +32,7 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     else
         eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, given_or(clb_settings_get()->euler_grid, q ? 32 : 256), 16));
     s->steps = given_or(clb_settings_get()->euler_steps, q ? 24 : 64);
-    if (is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
+    if (eu_is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
         size_t most = (size_t)4e7 / s->o.n;
         s->steps = s->steps < most ? s->steps : most ? most : 1;
     }
@@ -52,73 +48,10 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 
-clb_error eu_prepare_host(clb_ctx *c, eu_state *s)
-{
-    double *y = malloc(s->o.n * sizeof *y);
-    s->y0 = malloc(s->o.n * s->elem);
-    s->out = malloc(s->o.n * s->elem);
-    if (!y || !s->y0 || !s->out) {
-        free(y);
-        return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory for n = %zu", s->o.n);
-    }
-    eu_initial(&s->o, y);
-    for (size_t i = 0; i < s->o.n; i++)
-        if (s->row->fp64)
-            ((double *)s->y0)[i] = y[i];
-        else
-            ((float *)s->y0)[i] = (float)y[i];
-    free(y);
-    return CLB_OK;
-}
-
-/* One host run of s->steps steps into s->out. */
-static clb_error host_once(clb_ctx *c, eu_state *s, double *secs)
-{
-    void *tmp = malloc(s->o.n * s->elem);
-    clb_error e = CLB_OK;
-    if (!tmp)
-        return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
-    memcpy(s->out, s->y0, s->o.n * s->elem);
-    double t0 = clb_now();
-    if (s->row->kind == EU_SEQ && s->row->fp64)
-        eu_seq_f64(&s->o, s->out, tmp, s->steps);
-    else if (s->row->kind == EU_SEQ)
-        eu_seq_f32(&s->o, s->out, tmp, s->steps);
-    else if (s->row->fp64)
-        e = eu_pthreads_f64(&s->o, s->out, tmp, s->steps, s->threads);
-    else
-        e = eu_pthreads_f32(&s->o, s->out, tmp, s->steps, s->threads);
-    *secs = clb_now() - t0;
-    free(tmp);
-    return e == CLB_OK ? CLB_OK : clb_diag_set(&c->diag, e, "could not start %u threads", s->threads);
-}
-
-static clb_error run_once(clb_ctx *c, eu_state *s, double *secs)
-{
-    return is_host(s->row->kind) ? host_once(c, s, secs) : eu_cl_once(c, s, secs);
-}
-
-/* Warm-up, then repetitions; x[i]: ns per component and step. */
-clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned *n)
-{
-    double secs = 0, per = 1e9 / ((double)s->o.n * (double)s->steps);
-    *n = 0;
-    for (unsigned i = 0; i < c->opts->warmup; i++)
-        if (run_once(c, s, &secs) != CLB_OK)
-            return c->diag.err;
-    double started = clb_now();
-    for (unsigned i = 0; i < cap && clb_more_reps(c, i, started); i++) {
-        if (run_once(c, s, &secs) != CLB_OK)
-            return c->diag.err;
-        x[(*n)++] = secs * per;
-    }
-    return CLB_OK;
-}
-
 clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     eu_state *s = state;
-    if (on_cl(s->row->kind) && eu_cl_read(c, s) != CLB_OK)
+    if (eu_on_cl(s->row->kind) && eu_cl_read(c, s) != CLB_OK)
         return d->err;
     if (!s->ref || s->ref_steps != s->steps) {
         free(s->ridx);
@@ -136,79 +69,6 @@ clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
     return CLB_OK;
 }
 
-/* Validates the last run (corrupting it first under fault injection). */
-clb_error eu_check_output(clb_ctx *c, eu_state *s)
-{
-    if (on_cl(s->row->kind))
-        return clb_validate(c, s, s->g[eu_cl_result(s)], s->o.n * s->elem);
-    clb_fault_apply_host(c, s->out, s->o.n * s->elem);
-    return clb_validate(c, s, NULL, 0);
-}
-
-static const char *kind_name(eu_kind k)
-{
-    static const char *names[] = {"seq", "pthreads", "linear", "coalesced", "vectorized",
-                                  "diamond_row", "diamond_col", "honeycomb", "sweep", "cuda",
-                                  "tiled_2d"};
-    return names[k];
-}
-
-/* Bytes of global memory per component and step: one read and one write of y untiled, the
- * counted tile traffic tiled. */
-static double bytes_per_update(const eu_state *s)
-{
-    if (s->row->kind == EU_TILE2D)
-        return eu_geom2d_traffic(&s->geom2, s->o.grid, s->steps) * (double)s->elem /
-               ((double)s->o.n * (double)s->steps);
-    if (!s->tiled)
-        return 2.0 * (double)s->elem;
-    return eu_geom_traffic(&s->geom, s->steps) * (double)s->elem /
-           ((double)s->o.n * (double)s->steps);
-}
-
-void eu_record(clb_result *res, const eu_state *s, double ns)
-{
-    double bpu = bytes_per_update(s), fpu = eu_flops_per_component(s->o.prob);
-    clb_param_str(res, "problem", s->o.prob == EU_STRING ? "STRING" : "BRUSS2D");
-    clb_param_str(res, "precision", s->row->fp64 ? "f64" : "f32");
-    clb_param_str(res, "variant", kind_name(s->row->kind));
-    clb_param_num(res, "n", (double)s->o.n);
-    if (s->o.grid)
-        clb_param_num(res, "grid", (double)s->o.grid);
-    clb_param_num(res, "access_distance", (double)s->o.dist);
-    clb_param_num(res, "steps", (double)s->steps);
-    clb_param_num(res, "h", s->o.h);
-    clb_param_num(res, "time_per_component_step_ns", ns);
-    clb_param_num(res, "rate_gupdates_per_s", 1.0 / ns);
-    clb_param_num(res, "bytes_per_component_step", bpu);
-    clb_param_num(res, "flops_per_component_step", fpu);
-    clb_param_num(res, "effective_bandwidth_gbs", bpu / ns);
-    clb_param_num(res, "gflops", fpu / ns);
-    /* The roofline's point (docs/roofline.md): one run's counted flops and global bytes; the
-     * working set is the two device arrays of n values. */
-    clb_param_num(res, "flops", fpu * (double)s->o.n * (double)s->steps);
-    clb_param_num(res, "bytes", bpu * (double)s->o.n * (double)s->steps);
-    clb_param_num(res, "working_set_bytes", 2.0 * (double)s->o.n * (double)s->elem);
-    clb_param_num(res, "max_rel_error", s->err);
-    clb_param_num(res, "tolerance", s->tol);
-    clb_param_num(res, "validated_components", (double)s->rcount);
-    if (is_host(s->row->kind)) {
-        clb_param_num(res, "threads", s->row->kind == EU_SEQ ? 1 : s->threads);
-        clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
-    }
-    else if (on_cl(s->row->kind) && s->row->kind != EU_SWEEP) /* a sweep's: its best point */
-        eu_cl_params(res, s);
-}
-
-void eu_state_free(eu_state *s)
-{
-    eu_cl_release(s);
-    free(s->y0);
-    free(s->out);
-    free(s->ridx);
-    free(s->ref);
-}
-
 clb_error eu_run(clb_ctx *c, clb_result *res)
 {
     clb_diag *d = &c->diag;
@@ -224,7 +84,7 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
         eu_sweep(c, &s, res);
         goto cleanup;
     }
-    if (!is_host(s.row->kind) &&
+    if (!eu_is_host(s.row->kind) &&
         eu_cl_setup(c, &s, given_or(clb_settings_get()->euler_local, 0), given_or(clb_settings_get()->euler_groups, 0),
                     s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s)
                     : s.row->kind == EU_TILE2D  ? given_or(clb_settings_get()->euler_tile2d_steps, 0)
@@ -233,7 +93,7 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;
     if (clb_result_set_samples(res, x, n, "ns", 0,
-                               is_host(s.row->kind) ? "wall_clock_monotonic per run"
+                               eu_is_host(s.row->kind) ? "wall_clock_monotonic per run"
                                                     : "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
     eu_record(res, &s, res->value);
@@ -245,7 +105,7 @@ cleanup:
     return d->err;
 }
 
-/* The registry (lib/bench/groups.h: CLB_GROUP(euler)); arg: an eu_row. */
+/* The registry (lib/core/groups.h: CLB_GROUP(euler)); arg: an eu_row. */
 #define EU_ARGS(p, f)                                                                   \
     {{p, f, EU_SEQ, EU_MULT, 0},      {p, f, EU_PTHREADS, EU_MULT, 0}, {p, f, EU_LINEAR, EU_MULT, 0}, \
      {p, f, EU_COALESCED, EU_MULT, 0}, {p, f, EU_VECTOR, EU_MULT, 0},  {p, f, EU_DIA_ROW, EU_MULT, 0}, \

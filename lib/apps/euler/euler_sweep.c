@@ -2,7 +2,7 @@
  * 5.4/5.5 and 7.9/7.10: work-group size and count for the linear and diamond versions; 9.3/9.4:
  * the honeycomb's step count; 7.4: the diamond strategies against n, STRING only). Every point is measured and validated like a row; the headline
  * is the best point, with its samples. */
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <stdlib.h>
 #include <string.h>

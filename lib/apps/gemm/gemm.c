@@ -1,7 +1,7 @@
 /* app.sgemm.* and app.dgemm.*: C = A B for square n x n matrices, as a ladder of rows: the
  * sequential host reference, all host cores with pthreads, the OpenCL rungs of seeds 001 and
  * 002, the blocked rungs beyond them, the tuned rung and CLBlast (docs/apps/gemm.md). */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <stdlib.h>
 #include <string.h>

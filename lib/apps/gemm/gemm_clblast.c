@@ -3,7 +3,7 @@
  * links nor needs it; without it the row is unsupported with the reason.
  * app.*gemm.clblast_tuned: the same call after CLBlastOverrideParameters with the parameters
  * CLBlast's own tuner (clblast_tuner_xgemm) found for this device (docs/apps/gemm.md). */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * and checked, through the tuning service (lib/core/tune.c); the fastest valid one is cached
  * per device, driver, precision and size class in the service's cache
  * $XDG_CACHE_HOME/clbench/tune.json (~/.cache when unset); --retune searches again. */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <stdlib.h>
 #include <string.h>

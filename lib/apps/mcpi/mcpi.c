@@ -3,7 +3,7 @@
  * three OpenCL kernels (one sample per work-item with a global atomic each; summed in local
  * memory; several samples per work-item). Every run's count must equal the reference count
  * exactly. Headline: Gsamples/s (docs/apps/mcpi.md). */
-#include "mcpi.h"
+#include "apps/mcpi/mcpi.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef CLB_APP_MCPI_H
 #define CLB_APP_MCPI_H
 
-#include "../app.h"
+#include "apps/app.h"
 
 /* glibc's RAND_MAX, the platform of the seed; getRandom returns 11 + 10 + 10 bits, [0, 2^31). */
 #define MCPI_RAND_MAX 2147483647u

@@ -3,7 +3,7 @@
  * OpenCL kernel one element and four elements per work-item. Headline: GB/s (12 bytes per
  * element: x and y read, y written, as STREAM counts the triad) at the largest size; the
  * sweep is params.curve (docs/apps/saxpy.md). */
-#include "saxpy.h"
+#include "apps/saxpy/saxpy.h"
 
 #include <math.h>
 #include <stdlib.h>

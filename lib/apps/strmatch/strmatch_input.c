@@ -1,6 +1,6 @@
 /* StringMatch inputs: a text over a four-letter alphabet from a seeded generator, patterns
  * planted at documented places, and the check of a run's positions against the reference. */
-#include "strmatch.h"
+#include "apps/strmatch/strmatch.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* compile.*: program build time (clCreateProgramWithSource + clBuildProgram, wall clock).
  * Each build gets a unique CLB_NONCE so neither PoCL's kernel cache nor a vendor's compute
  * cache can answer it; the last build's kernel runs and is checked against the host. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +124,7 @@ clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d)
     return CLB_OK;
 }
 
-/* The compile group's registry rows (listed in lib/bench/groups.h). */
+/* The compile group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_compile_rows[] = {
     {"compile.short", "compile", "build time of a minimal program, unique source per build (ms)",
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_short"},

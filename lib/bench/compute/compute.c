@@ -8,10 +8,10 @@
  * screened configurations get the full measurement (clb_measure: calibration, warm-up,
  * repetitions, validation) and the faster one is the result. --quick screens (width,
  * chains) = (1,1), (1,8), (native,8) with one shape and measures the best one. */
-#include "internal.h"
+#include "core/internal.h"
 
-#include "compute_model.h"
-#include "devdb.h"
+#include "bench/compute/compute_model.h"
+#include "device/devdb.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -434,7 +434,7 @@ static void record_config(clb_result *res, const cstate *s)
     clb_param_str(res, "build_options", build_options(s));
 }
 
-/* Theoretical peak; the runner's physical-limit guard (lib/device/limits.c) checks the value against
+/* Theoretical peak; the runner's physical-limit guard (lib/judge/limits.c) checks the value against
  * it and adds params.limit and params.efficiency. */
 static clb_error check_peak(cstate *s, clb_result *res)
 {
@@ -643,7 +643,7 @@ cleanup:
     return d->err;
 }
 
-/* The compute group's registry rows (listed in lib/bench/groups.h); arg: a cm_row. */
+/* The compute group's registry rows (listed in lib/core/groups.h); arg: a cm_row. */
 static const cm_row cm_fp32_add = {CM_FP32, CM_ADD}, cm_fp32_mul = {CM_FP32, CM_MUL},
                     cm_fp32_mad = {CM_FP32, CM_MAD}, cm_fp32_fma = {CM_FP32, CM_FMA},
                     cm_fp32_madfn = {CM_FP32, CM_MADFN}, cm_fp64_add = {CM_FP64, CM_ADD},

@@ -2,7 +2,7 @@
 #ifndef CLB_BENCH_MEMORY_H
 #define CLB_BENCH_MEMORY_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* What the driver (and, on CPUs, sysfs) says about the memory system. */
 typedef struct mem_device {

@@ -1,8 +1,8 @@
 /* memory.latency, memory.latency_local, memory.read_vs_size, memory.caches: pointer-chase
  * latency against working-set size, bandwidth against working-set size, and the cache
  * levels found in those curves (lib/core/plateaus.c), compared with what the API reports. */
-#include "memory.h"
-#include "plateaus.h"
+#include "bench/memory/memory.h"
+#include "core/plateaus.h"
 
 #include <math.h>
 #include <stdlib.h>

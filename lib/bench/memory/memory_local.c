@@ -2,7 +2,7 @@
  * on-chip memory bandwidth (lib/bench/memory/memory_local.cl). Bytes counted: every vector a kernel
  * loads (and, for local_rw, stores) in the timed loop; the one-time copy into local memory
  * is not counted (it is amortized over many rounds). */
-#include "memory.h"
+#include "bench/memory/memory.h"
 
 #include <stdlib.h>
 #include <string.h>

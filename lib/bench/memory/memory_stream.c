@@ -6,7 +6,7 @@
  * no reduction), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
  * validated launches each; the runner then measures the best two in full and the higher
  * median is the result. params.variants holds every variant's figures. */
-#include "memory.h"
+#include "bench/memory/memory.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Shared pieces of the memory.* benchmarks: device facts, grid and size choice, the vector
  * width search, curves. */
-#include "memory.h"
-#include "clock.h"
+#include "bench/memory/memory.h"
+#include "device/clock.h"
 
 #include <math.h>
 

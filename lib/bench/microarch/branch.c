@@ -1,6 +1,6 @@
 /* branch.*: the seed's branching cost (000 §4.3.4) and the divergence sweep that reveals the
  * SIMD or warp width (lib/bench/microarch/branch.cl). */
-#include "microarch.h"
+#include "bench/microarch/microarch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -308,7 +308,7 @@ clb_error clb_branch_validate(clb_ctx *c, void *state, clb_diag *d)
     return s->divergence ? divergence_validate(s, d) : seed_validate(s, d);
 }
 
-/* The branch group's registry rows (listed in lib/bench/groups.h). */
+/* The branch group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_branch_rows[] = {
     {"branch.seed", "branch", "seed 000 4.3.4: time(data-dependent add-or-subtract) / time(straight adds), one work-item (ratio)",
      CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "seed"},

@@ -1,6 +1,6 @@
 /* Helpers shared by the microarchitecture probes (branch, latency, atomics, sustained). */
-#include "microarch.h"
-#include "clock.h"
+#include "bench/microarch/microarch.h"
+#include "device/clock.h"
 
 #include <stdio.h>
 #include <math.h>

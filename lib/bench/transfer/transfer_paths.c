@@ -1,5 +1,5 @@
 /* transfer.*: the buffers of each path, one transfer, and its verification by checksum. */
-#include "transfer.h"
+#include "bench/transfer/transfer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* transfer.*: what a result carries besides its headline: configuration, the curve, the
  * latency + bandwidth fit, the seed's 4-byte reference subtraction, zero-copy recognition and
  * the PCIe link with the efficiency (keys documented in docs/schema.md, "transfer.*"). */
-#include "transfer_fit.h"
-#include "transfer.h"
+#include "bench/transfer/transfer_fit.h"
+#include "bench/transfer/transfer.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  *
  * Paths are "a/b/#/c": '/' separates member names, '#' stands for every array element, and a
  * path keeps the whole subtree below its last name. Kept subtrees are handed to cJSON itself. */
-#include "report.h"
+#include "doc/doc.h"
 
 #include <stdint.h>
 #include <stdlib.h>

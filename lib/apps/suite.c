@@ -1,7 +1,8 @@
 /* `clbench suite`: the one table of apps (rows, sizes per mode) and the summary of a suite
  * document — per column (device, variant) the seed 004 table, speedups, score and what was
- * omitted (docs/suite.md). Reads documents and the static registry only. */
-#include "report.h"
+ * omitted (docs/suite.md). Reads documents and the static registry only; the scores' arithmetic
+ * is lib/report/suite_score.c, the printing lib/report/suite_print.c. */
+#include "doc/doc.h"
 #include "apps/strmatch/strmatch.h" /* STRMATCH_NPAT: the work model */
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* The results document: schema version, provenance, devices with their results. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The physical-limit guard (docs/measurement.md, "Physical limits"). */
-#include "limits.h"
+#include "judge/limits.h"
 
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,10 @@
  * results, the database's physical limits as theoretical lines, and every app row that records
  * params.flops and params.bytes as a point, judged against the roofs that could serve it. Pure
  * cJSON in, cJSON out: the CLI runs it after a device's rows are complete, the report redraws it. */
-#include "report.h"
+#include "judge/judge.h"
+
+#include "doc/doc.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdio.h>

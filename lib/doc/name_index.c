@@ -1,6 +1,6 @@
 /* Results of a device by name in O(log n): reports and compare look up every name of one
  * document in another, and a linear search per name made them quadratic in the results. */
-#include "report.h"
+#include "doc/doc.h"
 
 #include <stdlib.h>
 #include <string.h>

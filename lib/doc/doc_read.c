@@ -2,7 +2,7 @@
  * reader of the files a user names (results, the suite's reference): every command accepts the
  * same bytes (a UTF-8 byte order mark is skipped) and says the same thing about the rest. */
 #define _POSIX_C_SOURCE 200809L
-#include "report.h"
+#include "doc/doc.h"
 
 #include <errno.h>
 #include <fcntl.h>

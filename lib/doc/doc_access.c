@@ -1,5 +1,5 @@
-/* Tolerant accessors for parsed results documents (lib/report.h). */
-#include "report.h"
+/* Tolerant accessors for parsed results documents (doc/doc.h). */
+#include "doc/doc.h"
 
 #include <math.h>
 #include <string.h>
@@ -102,6 +102,35 @@ const cJSON *rj_find_result(const cJSON *dev, const char *name)
             return r;
     }
     return NULL;
+}
+
+const cJSON *rj_ok_in(const cJSON *results, const char *name)
+{
+    const cJSON *r;
+    double v;
+    if (!cJSON_IsArray(results))
+        return NULL;
+    cJSON_ArrayForEach(r, results) {
+        const char *s = rj_str(r, "name"), *st = rj_str(r, "status");
+        if (s && strcmp(s, name) == 0)
+            return st && strcmp(st, "ok") == 0 && rj_num(r, "value", &v) ? r : NULL;
+    }
+    return NULL;
+}
+
+const cJSON *rj_ok_result(const cJSON *dev, const char *name)
+{
+    return rj_ok_in(rj_arr(dev, "results"), name);
+}
+
+double rj_ok_value(const cJSON *dev, const char *name, const char *unit)
+{
+    const cJSON *r = rj_ok_result(dev, name);
+    const char *u = rj_str(r, "unit");
+    double v;
+    if (!r || (unit && (!u || strcmp(u, unit) != 0)) || !rj_num(r, "value", &v))
+        return NAN;
+    return v;
 }
 
 void rj_fmt(char *buf, size_t n, double v)

@@ -3,7 +3,7 @@
 #ifndef CLB_LIMITS_H
 #define CLB_LIMITS_H
 
-#include "devdb.h"
+#include "device/devdb.h"
 
 /* A measurement may exceed its limit by this factor (clock and datasheet rounding). */
 #define CLB_LIMIT_SLACK 1.03

@@ -1,5 +1,5 @@
 /* An open device: context plus one in-order queue with profiling, and capability checks. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
