@@ -1,7 +1,7 @@
 /* Core library pieces without a device: error names, the CL check macro, globbing, result
  * serialization (no number for failures, no NaN/Inf) and locale independence. */
 #include "clbench.h"
-#include "internal.h"
+#include "core/internal.h"
 
 #include <locale.h>
 #include <math.h>
