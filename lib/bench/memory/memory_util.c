@@ -47,6 +47,41 @@ static cl_ulong host_largest_cache(void)
     return best;
 }
 
+/* One line of a sysfs file into buf (newline stripped); 0 when unreadable. */
+static int read_line(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    int ok = f && fgets(buf, (int)cap, f);
+    if (f)
+        fclose(f);
+    if (ok)
+        buf[strcspn(buf, "\n")] = '\0';
+    return ok;
+}
+
+size_t mem_host_caches(mem_host_cache *out, size_t cap)
+{
+    size_t n = 0;
+    for (int i = 0; i < 8 && n < cap; i++) {
+        char path[96], level[16], type[32], size[32];
+        int len = snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/", i);
+        char *leaf = path + len;
+        size_t room = sizeof path - (size_t)len;
+        snprintf(leaf, room, "level");
+        int ok = read_line(path, level, sizeof level);
+        snprintf(leaf, room, "type");
+        ok = ok && read_line(path, type, sizeof type);
+        snprintf(leaf, room, "size");
+        ok = ok && read_line(path, size, sizeof size);
+        if (!ok || strcmp(type, "Instruction") == 0)
+            continue;
+        out[n].bytes = parse_size(size);
+        snprintf(out[n].name, sizeof out[n].name, "L%.2s%s", level, strcmp(type, "Data") == 0 ? "d" : "");
+        n += out[n].bytes > 0;
+    }
+    return n;
+}
+
 clb_error mem_device_query(clb_ctx *c, mem_device *m)
 {
     cl_device_id d = clb_device_reference(c->dev)->device;
