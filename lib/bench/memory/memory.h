@@ -25,14 +25,6 @@ typedef struct mem_device {
 
 clb_error mem_device_query(clb_ctx *c, mem_device *m);
 
-/* The host CPU's data and unified caches as sysfs lists them for cpu0 (name "L1d", "L2",
- * "L3", ...), at most cap; 0 when sysfs has none. */
-typedef struct mem_host_cache {
-    char name[8];
-    cl_ulong bytes;
-} mem_host_cache;
-size_t mem_host_caches(mem_host_cache *out, size_t cap);
-
 /* Work-group size (a power of two <= 256 and <= the device's limit) and number of groups
  * that run concurrently (GPUs: 2048 resident work-items per compute unit; CPUs: one
  * group per compute unit). */

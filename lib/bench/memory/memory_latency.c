@@ -446,8 +446,8 @@ static cJSON *api_view(const mem_device *m)
  * it; agrees when within a factor 2. Returns how many agree (of *nhost). */
 static size_t add_sysfs_check(clb_result *res, const clb_plateau *p, size_t ncache, size_t *nhost)
 {
-    mem_host_cache hc[8];
-    size_t nh = mem_host_caches(hc, 8), agree = 0;
+    clb_host_cache hc[8];
+    size_t nh = clb_host_caches(hc, 8), agree = 0;
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < nh; k++) {
         double want = (double)hc[k].bytes, best = NAN;

@@ -16,70 +16,15 @@ static cl_ulong info_ulong(cl_device_id d, cl_device_info what, size_t size)
     return v;
 }
 
-/* Parses sysfs cache sizes such as "32K", "32768K" or "1M". */
-static cl_ulong parse_size(const char *s)
-{
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end && (*end == 'K' || *end == 'k'))
-        v <<= 10;
-    else if (end && (*end == 'M' || *end == 'm'))
-        v <<= 20;
-    return (cl_ulong)v;
-}
-
 /* The largest cache of cpu0 in sysfs (the host's L3 on most machines), 0 when unknown. */
 static cl_ulong host_largest_cache(void)
 {
+    clb_host_cache hc[8];
+    size_t n = clb_host_caches(hc, 8);
     cl_ulong best = 0;
-    for (int i = 0; i < 8; i++) {
-        char path[96], line[64];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(line, sizeof line, f)) {
-            cl_ulong v = parse_size(line);
-            best = v > best ? v : best;
-        }
-        fclose(f);
-    }
+    for (size_t i = 0; i < n; i++)
+        best = hc[i].bytes > best ? hc[i].bytes : best;
     return best;
-}
-
-/* One line of a sysfs file into buf (newline stripped); 0 when unreadable. */
-static int read_line(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    int ok = f && fgets(buf, (int)cap, f);
-    if (f)
-        fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = '\0';
-    return ok;
-}
-
-size_t mem_host_caches(mem_host_cache *out, size_t cap)
-{
-    size_t n = 0;
-    for (int i = 0; i < 8 && n < cap; i++) {
-        char path[96], level[16], type[32], size[32];
-        int len = snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/", i);
-        char *leaf = path + len;
-        size_t room = sizeof path - (size_t)len;
-        snprintf(leaf, room, "level");
-        int ok = read_line(path, level, sizeof level);
-        snprintf(leaf, room, "type");
-        ok = ok && read_line(path, type, sizeof type);
-        snprintf(leaf, room, "size");
-        ok = ok && read_line(path, size, sizeof size);
-        if (!ok || strcmp(type, "Instruction") == 0)
-            continue;
-        out[n].bytes = parse_size(size);
-        snprintf(out[n].name, sizeof out[n].name, "L%.2s%s", level, strcmp(type, "Data") == 0 ? "d" : "");
-        n += out[n].bytes > 0;
-    }
-    return n;
 }
 
 clb_error mem_device_query(clb_ctx *c, mem_device *m)
