@@ -128,9 +128,16 @@ static cJSON *suite_doc(void)
  * have it, and how many those are. */
 static void aggregate_speedups(void)
 {
-    cJSON *doc = suite_doc();
+    cJSON *doc = suite_doc(), *ref = cJSON_CreateObject();
+    cJSON_AddStringToObject(ref, "suite_version", CLB_SUITE_VERSION);
+    cJSON *set = cJSON_AddObjectToObject(cJSON_AddObjectToObject(ref, "sets"), "quick");
+    for (size_t i = 0; i < clb_suite_app_count(); i++) {
+        cJSON *o = cJSON_AddObjectToObject(set, clb_suite_app_at(i)->app);
+        cJSON_AddNumberToObject(o, "peak_s", 0.5 + 0.25 * (double)i);
+        cJSON_AddNumberToObject(o, "avg_s", 0.75 + 0.5 * (double)i);
+    }
     clb_diag d;
-    cJSON *s = clb_suite_summary(doc, NULL, 0, &d);
+    cJSON *s = clb_suite_summary(doc, ref, 0, &d);
     EXPECT(s != NULL, "%s", d.msg);
     const cJSON *col = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "columns"), 0), *app;
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(col, "speedup_geomean");
@@ -157,6 +164,31 @@ static void aggregate_speedups(void)
         EXPECT(cJSON_IsNumber(gn) && gn->valuedouble == n && cJSON_IsNumber(gt) && gt->valuedouble == total,
                "%s: apps %g of %g, want %g of %g", kinds[k], gn ? gn->valuedouble : NAN, gt ? gt->valuedouble : NAN, n, total);
     }
+    /* Seed 004's score ratio vs sequential: sum over the apps of (sequential time / reference)
+     * over the same of the best OpenCL row, peak and average. */
+    double num[2] = {0, 0}, den[2] = {0, 0};
+    size_t i = 0;
+    cJSON_ArrayForEach(app, cJSON_GetObjectItemCaseSensitive(col, "apps")) {
+        const cJSON *refapp = cJSON_GetObjectItemCaseSensitive(set, clb_suite_app_at(i++)->app), *r;
+        const char *best = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(app, "best_opencl"));
+        static const char *const tk[] = {"peak_s", "avg_s"};
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(app, "rows")) {
+            const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "role"));
+            const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "row"));
+            int is_seq = role && strcmp(role, "sequential") == 0, is_best = best && name && strcmp(name, best) == 0;
+            for (int k = 0; k < 2 && (is_seq || is_best); k++) {
+                double t = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(r, tk[k]));
+                double rt = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(refapp, tk[k]));
+                *(is_seq ? &num[k] : &den[k]) += t / rt;
+            }
+        }
+    }
+    const cJSON *sr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(g, "vs_sequential"), "score_ratio");
+    static const char *const sk[] = {"peak", "average"};
+    for (int k = 0; k < 2; k++) {
+        double got = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sr, sk[k])), want = num[k] / den[k];
+        EXPECT(fabs(got - want) <= 1e-9 * want, "seed 004 score ratio (%s) %g, want %g", sk[k], got, want);
+    }
     /* The CUDA twins of two apps: the mean covers those two only. */
     const cJSON *cu = cJSON_GetObjectItemCaseSensitive(g, "vs_cuda");
     EXPECT(cJSON_GetObjectItemCaseSensitive(cu, "apps") && cJSON_GetObjectItemCaseSensitive(cu, "apps")->valuedouble == 2,
@@ -170,17 +202,19 @@ static void aggregate_speedups(void)
         clb_suite_html(f, s);
         fclose(f);
     }
-    EXPECT(buf && strstr(buf, "  all apps (geometric mean) ") && strstr(buf, "<tr class=\"aggregate\"><td>all apps (geometric mean)</td>"),
-           "no aggregate row in the suite's text and HTML");
+    EXPECT(buf && strstr(buf, "  all apps (geometric mean) ") && strstr(buf, "<tr class=\"aggregate\"><td>all apps (geometric mean)</td>") &&
+               strstr(buf, "  all apps (seed 004: score ratio) "),
+           "no aggregate rows in the suite's text and HTML");
     /* Seed 004's system block (Fig. 6: user, clock, L1/L2/L3, RAM, flags), as text and HTML. */
     static const char *const sys[] = {"  user       <dani>\n", "  clock      2800 MHz (max 3400 MHz)\n",
                                       "  caches     L1d 32 KiB, L2 256 KiB, L3 3 MiB\n", "  memory     3.8 GiB\n",
                                       "<th>user</th><td>&lt;dani&gt;</td>", "<th>caches</th><td>L1d 32 KiB, L2 256 KiB, L3 3 MiB</td>"};
-    for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
+    for (i = 0; i < sizeof sys / sizeof sys[0]; i++)
         EXPECT(buf && strstr(buf, sys[i]), "suite output lacks '%s'", sys[i]);
     free(buf);
     cJSON_Delete(s);
     cJSON_Delete(doc);
+    cJSON_Delete(ref);
 }
 
 int main(void)

@@ -290,11 +290,56 @@ static void copy_str(cJSON *to, const char *key, const cJSON *from, const char *
     cJSON_AddStringToObject(to, key, s ? s : "");
 }
 
-/* Seed 004's aggregate speedups: per kind (vs_sequential, vs_pthreads, vs_cuda) the geometric
- * mean over the apps that have the speedup, with how many those are. */
+/* The row of an app's rows by role (the best OpenCL and CUDA rows by name). */
+static const cJSON *role_row(const cJSON *app, const char *role)
+{
+    const char *name = strcmp(role, "opencl") == 0 ? rj_str(app, "best_opencl")
+                       : strcmp(role, "cuda") == 0 ? rj_str(app, "best_cuda") : NULL;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rj_arr(app, "rows")) {
+        const char *rr = rj_str(r, "role"), *rn = rj_str(r, "row");
+        if (rr && strcmp(rr, role) == 0 && (!name || (rn && strcmp(rn, name) == 0)))
+            return r;
+    }
+    return NULL;
+}
+
+/* Seed 004's own aggregate (its result pages recompute so): the Peak (Average) Score of the best
+ * OpenCL rows over that of the other rows, both harmonic means of the reference ratios over the
+ * apps where both have ratios: sum(1 / other ratio) / sum(1 / OpenCL ratio). */
+static void score_ratio(cJSON *g, const cJSON *apps, const char *role)
+{
+    double so[2] = {0, 0}, sv[2] = {0, 0}, ro, rv;
+    int n = 0;
+    const cJSON *app;
+    static const char *const keys[] = {"peak_ratio", "avg_ratio"};
+    cJSON_ArrayForEach(app, apps) {
+        const cJSON *v = role_row(app, "opencl"), *o = role_row(app, role);
+        int both = v && o;
+        for (int k = 0; both && k < 2; k++)
+            both = rj_num(v, keys[k], &rv) && rj_num(o, keys[k], &ro) && rv > 0 && ro > 0;
+        for (int k = 0; both && k < 2; k++) {
+            rj_num(v, keys[k], &rv);
+            rj_num(o, keys[k], &ro);
+            so[k] += 1 / ro;
+            sv[k] += 1 / rv;
+        }
+        n += both;
+    }
+    if (n == 0)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(g, "score_ratio");
+    put_num(o, "peak", so[0] / sv[0]);
+    put_num(o, "average", so[1] / sv[1]);
+    cJSON_AddNumberToObject(o, "apps", n);
+}
+
+/* The aggregate speedups: per kind (vs_sequential, vs_pthreads, vs_cuda) the geometric mean over
+ * the apps that have the speedup, with how many those are; and seed 004's score ratio. */
 static cJSON *aggregate_speedups(const cJSON *apps)
 {
     static const char *const kinds[] = {"vs_sequential", "vs_pthreads", "vs_cuda"};
+    static const char *const roles[] = {"sequential", "pthreads", "cuda"};
     cJSON *o = cJSON_CreateObject();
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         double lp = 0, la = 0, p, a;
@@ -312,6 +357,7 @@ static cJSON *aggregate_speedups(const cJSON *apps)
         cJSON *g = cJSON_AddObjectToObject(o, kinds[k]);
         cJSON_AddNumberToObject(g, "apps", n);
         cJSON_AddNumberToObject(g, "of", total);
+        score_ratio(g, apps, roles[k]);
         if (n == 0) {
             cJSON_AddStringToObject(g, "status", "none");
             cJSON_AddStringToObject(g, "reason", "no app has this speedup");
