@@ -1,9 +1,12 @@
 /* Cache levels from latency plateaus (clb_cache_levels, lib/core/plateaus.c) on curves shaped
  * like the 2-core EPYC VM's (L1d 32 KiB, L2 1 MiB, L3 32 MiB in sysfs): the mixtures between two
- * levels and the TLB creep inside one are not levels; each level ends within a factor 2 of sysfs. */
+ * levels and the TLB creep inside one are not levels; each level ends within a factor 2 of sysfs.
+ * The factor-2 verdict, and the database's L2 figures it judges GPUs by. */
 #include "plateaus.h"
+#include "devdb.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 #include "check.h"
 
@@ -62,6 +65,25 @@ int main(void)
                                       {134217728, 200.0}};
     m = levels_of(split, sizeof split / sizeof split[0], p);
     expect_sysfs("split plateaus", p, m);
+    /* Nearest level on a log scale; within a factor 2 or not. */
+    clb_plateau lv[3] = {{.x_last = 24576}, {.x_last = 786432}, {.x_last = 100663296}};
+    int ok = -1;
+    double near = clb_nearest_level(lv, 3, 1048576, &ok);
+    EXPECT(near == 786432 && ok == 1, "nearest to 1 MiB: %.0f, agrees %d", near, ok);
+    near = clb_nearest_level(lv, 3, 33554432, &ok);
+    EXPECT(near == 100663296 && ok == 0, "nearest to 32 MiB: %.0f (3x), agrees %d", near, ok);
+    near = clb_nearest_level(lv, 0, 32768, &ok);
+    EXPECT(isnan(near) && ok == 0, "no levels: %.0f, agrees %d", near, ok);
+    /* GPUs are judged by the database's L2: H100, H200 50 MiB and A100 40 MiB, with sources. */
+    static const struct {
+        const char *name;
+        double l2;
+    } gpus[] = {{"NVIDIA H100 80GB HBM3", 52428800}, {"NVIDIA H200", 52428800}, {"NVIDIA A100-SXM4-80GB", 41943040}};
+    for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+        const clb_devdb_row *r = clb_devdb_find("NVIDIA Corporation", gpus[i].name);
+        EXPECT(r && r->l2_bytes == gpus[i].l2 && r->src_l2 && strstr(r->src_l2, "https://"),
+               "%s: entry %s, L2 %.0f", gpus[i].name, r ? r->key : "(none)", r ? r->l2_bytes : NAN);
+    }
     if (failures)
         fprintf(stderr, "test_cache_levels: %d failure(s)\n", failures);
     return failures ? 1 : 0;

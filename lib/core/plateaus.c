@@ -137,3 +137,13 @@ size_t clb_cache_levels(clb_plateau *p, size_t m, double step)
     }
     return w;
 }
+
+double clb_nearest_level(const clb_plateau *p, size_t m, double want, int *agrees)
+{
+    double best = NAN;
+    for (size_t i = 0; i < m; i++)
+        if (!(fabs(log(p[i].x_last / want)) >= fabs(log(best / want))))
+            best = p[i].x_last;
+    *agrees = isfinite(best) && best >= 0.5 * want && best <= 2.0 * want;
+    return best;
+}

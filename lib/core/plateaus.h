@@ -33,4 +33,8 @@ size_t clb_plateaus_monotonic(clb_plateau *p, size_t m, int rising);
  * its last plateau) and keeps the nearer plateau's latency. Returns the new count. */
 size_t clb_cache_levels(clb_plateau *p, size_t m, double step);
 
+/* The x_last of p[0..m-1] nearest to want on a log scale (NaN when m is 0); *agrees when it lies
+ * within a factor 2 of want (the test of a detected level against sysfs or the database). */
+double clb_nearest_level(const clb_plateau *p, size_t m, double want, int *agrees);
+
 #endif

@@ -39,6 +39,7 @@ static cJSON *row_json(const clb_devdb_row *r)
     figure(f, "fp64_gflops", r->fp64_gflops, "vendor", r->src_fp);
     figure(f, "dram_gbps", r->dram_gbps, "vendor", r->src_dram);
     figure(f, "link_gbps", r->link_gbps, "vendor", r->src_link);
+    figure(f, "l2_bytes", r->l2_bytes, "vendor", r->src_l2);
     if (!r->units)
         cJSON_AddStringToObject(e, "lanes_source", r->src_fp);
     cJSON_AddStringToObject(e, "note", r->note ? r->note : "");

@@ -61,6 +61,7 @@ static void to_row(const cJSON *e, clb_devdb_row *r)
     r->fp64_gflops = fig(e, "fp64_gflops", NULL);
     r->dram_gbps = fig(e, "dram_gbps", &r->src_dram);
     r->link_gbps = fig(e, "link_gbps", &r->src_link);
+    r->l2_bytes = fig(e, "l2_bytes", &r->src_l2);
     r->note = text(e, "note") ? text(e, "note") : "";
 }
 

@@ -3,6 +3,7 @@
  * levels found in those curves (lib/core/plateaus.c), compared with what the API reports. */
 #include "memory.h"
 #include "plateaus.h"
+#include "devdb.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -450,11 +451,8 @@ static size_t add_sysfs_check(clb_result *res, const clb_plateau *p, size_t ncac
     size_t nh = clb_host_caches(hc, 8), agree = 0;
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < nh; k++) {
-        double want = (double)hc[k].bytes, best = NAN;
-        for (size_t i = 0; i < ncache; i++)
-            if (!(fabs(log(p[i].x_last / want)) >= fabs(log(best / want))))
-                best = p[i].x_last;
-        int ok = isfinite(best) && best >= 0.5 * want && best <= 2.0 * want;
+        int ok = 0;
+        double want = (double)hc[k].bytes, best = clb_nearest_level(p, ncache, want, &ok);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "cache", hc[k].name);
         cJSON_AddNumberToObject(o, "sysfs_bytes", want);
@@ -471,10 +469,28 @@ static size_t add_sysfs_check(clb_result *res, const clb_plateau *p, size_t ncac
     return agree;
 }
 
+/* GPUs: the database's L2 (its vendor figure) beside the detected level nearest to it. */
+static void add_devdb_check(clb_ctx *c, clb_result *res, const clb_plateau *p, size_t ncache)
+{
+    char name[256];
+    const clb_devdb_row *r = clb_devdb_match(c->dev, name, sizeof name);
+    if (!r || !(r->l2_bytes > 0))
+        return;
+    int ok = 0;
+    double near = clb_nearest_level(p, ncache, r->l2_bytes, &ok);
+    cJSON *o = cJSON_AddObjectToObject(res->params, "devdb_check");
+    cJSON_AddStringToObject(o, "cache", "L2");
+    cJSON_AddNumberToObject(o, "devdb_bytes", r->l2_bytes);
+    clb_json_number(o, "nearest_level_bytes", near);
+    cJSON_AddBoolToObject(o, "within_factor_2", ok);
+    cJSON_AddStringToObject(o, "entry", r->key);
+    cJSON_AddStringToObject(o, "source", r->src_l2 ? r->src_l2 : "");
+}
+
 /* The levels: every level but the last (DRAM) is a cache level. Found on each point's fastest
  * repetition (the median curve is the one reported), then clb_cache_levels drops the mixtures
  * between two levels and merges plateaus that are one level. */
-static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *bw,
+static void add_levels(clb_ctx *c, clb_result *res, const chase_sweep *lat, const bw_sweep *bw,
                        const mem_device *m)
 {
     clb_plateau p[16];
@@ -505,6 +521,8 @@ static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *
     cJSON_AddItemToObject(res->params, "api", api_view(m));
     cJSON_AddBoolToObject(res->params, "api_cache_size_agrees", agrees);
     size_t nhost = 0, host_agree = (m->type & CL_DEVICE_TYPE_CPU) ? add_sysfs_check(res, p, ncache, &nhost) : 0;
+    if (!(m->type & CL_DEVICE_TYPE_CPU))
+        add_devdb_check(c, res, p, ncache);
     if (nhost)
         clb_param_str(res, "sysfs_agreement", host_agree == nhost ? "every sysfs cache level within a factor 2"
                                                                   : "a sysfs cache level has no detected level within a factor 2 (params.sysfs_check)");
@@ -533,7 +551,7 @@ clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res)
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(res->params, "curves"),
                          mem_curve("working set", "bytes", "latency", "ns", 1, lat.x, lat.ns_min, lat.n,
                                    "global, ns per load, fastest repetition (the levels are found on it)"));
-    add_levels(res, &lat, &bw, &m);
+    add_levels(c, res, &lat, &bw, &m);
     if (c->opts->quick)
         clb_param_str(res, "note", "--quick: three small sizes only; levels are not meaningful");
 cleanup:
