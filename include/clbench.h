@@ -173,6 +173,12 @@ cJSON *clb_device_info_json(cl_device_id device);
 /* The same rows, printed as "  CL_NAME  value" lines. */
 void clb_device_info_print(cl_device_id device, FILE *f);
 void clb_platform_info_print(cl_platform_id platform, FILE *f);
+/* The OpenCL ICD loader, the .icd files of vendors_dir (a directory or one .icd file; the
+ * caller reads OCL_ICD_VENDORS, source says where the path came from) with the library each
+ * names and whether it is loaded, and every platform with its library (docs/schema.md, "icd").
+ * Hostile files are entries with status "invalid" and a reason. Never NULL. */
+cJSON *clb_icd_json(const char *vendors_dir, const char *source);
+void clb_icd_print(const cJSON *icd, FILE *f);
 
 /* Derived parameters, each {"value": ..., "how": "..."}: fp64, fp16, simd_width, local memory
  * type and size, cache line and size. Compiles a probe kernel on dev. Caller frees. */

@@ -14,7 +14,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED };
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -49,6 +49,7 @@ static const struct option long_opts[] = {
     {"budget", required_argument, NULL, OPT_BUDGET_S},
     {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
+    {"icd", no_argument, NULL, OPT_ICD},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -56,6 +57,8 @@ void cli_usage(FILE *f)
     fputs("usage: clbench COMMAND [options]\n"
           "commands:\n"
           "  list                      platforms and devices (as clinfo -l)\n"
+          "  list --icd                the ICD loader, the .icd files (OCL_ICD_VENDORS or /etc/OpenCL/vendors),\n"
+          "                            their libraries and the platforms in them\n"
           "  info [--json FILE|-]      every property of the selected devices, and derived ones\n"
           "  run [PATTERN...]          run benchmarks whose names match the globs (default: all)\n"
           "      --list                print the benchmark registry and exit\n"
@@ -182,6 +185,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case 't': o->sel.type = arg; break;
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
+    case OPT_ICD: o->list_icd = 1; break;
     case OPT_QUICK: o->run.quick = 1; break;
     case OPT_RETUNE: o->run.retune = 1; break;
     case OPT_LARGEST_ONLY: o->run.largest_only = 1; break;

@@ -24,6 +24,7 @@ typedef struct cli_opts {
     int threshold_set;    /* --threshold was given */
     double max_spread;    /* fleet-check --max-spread: fraction (0: the default) */
     int list_benchmarks;  /* run --list */
+    int list_icd;         /* list --icd: the ICD loader, its vendor files and libraries */
     double bench_timeout_s; /* run --bench-timeout: deadline of one benchmark's worker (0: default) */
     int emit_device;      /* __worker --emit-device: print the device entry first */
     int mpi;              /* run --mpi: one device per MPI rank, results gathered by rank 0 */

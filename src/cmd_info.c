@@ -4,8 +4,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where the ICD loader looks: OCL_ICD_VENDORS (ocl-icd's variable) or its default. */
+static cJSON *icd_json(void)
+{
+    const char *env = getenv("OCL_ICD_VENDORS");
+    int set = env && *env;
+    return clb_icd_json(set ? env : "/etc/OpenCL/vendors", set ? "OCL_ICD_VENDORS" : "default");
+}
+
+/* list --icd: a description of what is installed, also when nothing works (exit 0). */
+static int list_icd(void)
+{
+    cJSON *icd = icd_json();
+    clb_icd_print(icd, stdout);
+    cJSON_Delete(icd);
+    return CLI_EXIT_OK;
+}
+
 int cmd_list(const cli_opts *o)
 {
+    if (o->list_icd)
+        return list_icd();
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
     cli_opts all = *o;
@@ -57,5 +76,7 @@ int cmd_info(const cli_opts *o)
             cJSON_Delete(entry);
     }
     clb_inventory_destroy(inv);
+    if (doc && rc == CLI_EXIT_OK)
+        cJSON_AddItemToObject(doc, "icd", icd_json());
     return rc == CLI_EXIT_OK ? cli_finish_doc(o, doc, rc) : (cJSON_Delete(doc), rc);
 }

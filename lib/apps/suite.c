@@ -291,6 +291,85 @@ static void copy_str(cJSON *to, const char *key, const cJSON *from, const char *
     cJSON_AddStringToObject(to, key, s ? s : "");
 }
 
+/* The row of an app's rows by role (the best OpenCL and CUDA rows by name). */
+static const cJSON *role_row(const cJSON *app, const char *role)
+{
+    const char *name = strcmp(role, "opencl") == 0 ? rj_str(app, "best_opencl")
+                       : strcmp(role, "cuda") == 0 ? rj_str(app, "best_cuda") : NULL;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, rj_arr(app, "rows")) {
+        const char *rr = rj_str(r, "role"), *rn = rj_str(r, "row");
+        if (rr && strcmp(rr, role) == 0 && (!name || (rn && strcmp(rn, name) == 0)))
+            return r;
+    }
+    return NULL;
+}
+
+/* Seed 004's own aggregate (its result pages recompute so): the Peak (Average) Score of the best
+ * OpenCL rows over that of the other rows, both harmonic means of the reference ratios over the
+ * apps where both have ratios: sum(1 / other ratio) / sum(1 / OpenCL ratio). */
+static void score_ratio(cJSON *g, const cJSON *apps, const char *role)
+{
+    double so[2] = {0, 0}, sv[2] = {0, 0}, ro, rv;
+    int n = 0;
+    const cJSON *app;
+    static const char *const keys[] = {"peak_ratio", "avg_ratio"};
+    cJSON_ArrayForEach(app, apps) {
+        const cJSON *v = role_row(app, "opencl"), *o = role_row(app, role);
+        int both = v && o;
+        for (int k = 0; both && k < 2; k++)
+            both = rj_num(v, keys[k], &rv) && rj_num(o, keys[k], &ro) && rv > 0 && ro > 0;
+        for (int k = 0; both && k < 2; k++) {
+            rj_num(v, keys[k], &rv);
+            rj_num(o, keys[k], &ro);
+            so[k] += 1 / ro;
+            sv[k] += 1 / rv;
+        }
+        n += both;
+    }
+    if (n == 0)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(g, "score_ratio");
+    put_num(o, "peak", so[0] / sv[0]);
+    put_num(o, "average", so[1] / sv[1]);
+    cJSON_AddNumberToObject(o, "apps", n);
+}
+
+/* The aggregate speedups: per kind (vs_sequential, vs_pthreads, vs_cuda) the geometric mean over
+ * the apps that have the speedup, with how many those are; and seed 004's score ratio. */
+static cJSON *aggregate_speedups(const cJSON *apps)
+{
+    static const char *const kinds[] = {"vs_sequential", "vs_pthreads", "vs_cuda"};
+    static const char *const roles[] = {"sequential", "pthreads", "cuda"};
+    cJSON *o = cJSON_CreateObject();
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        double lp = 0, la = 0, p, a;
+        int n = 0, total = 0;
+        const cJSON *app;
+        cJSON_ArrayForEach(app, apps) {
+            const cJSON *sp = rj_obj(rj_obj(app, "speedups"), kinds[k]);
+            total++;
+            if (rj_num(sp, "peak", &p) && rj_num(sp, "average", &a) && p > 0 && a > 0) {
+                lp += log(p);
+                la += log(a);
+                n++;
+            }
+        }
+        cJSON *g = cJSON_AddObjectToObject(o, kinds[k]);
+        cJSON_AddNumberToObject(g, "apps", n);
+        cJSON_AddNumberToObject(g, "of", total);
+        score_ratio(g, apps, roles[k]);
+        if (n == 0) {
+            cJSON_AddStringToObject(g, "status", "none");
+            cJSON_AddStringToObject(g, "reason", "no app has this speedup");
+            continue;
+        }
+        put_num(g, "peak", exp(lp / n));
+        put_num(g, "average", exp(la / n));
+    }
+    return o;
+}
+
 /* One column: its device, variant, apps, score and omissions. */
 static cJSON *column_json(const cJSON *doc, const cJSON *col, const cJSON *refset, int full)
 {
@@ -319,6 +398,7 @@ static cJSON *column_json(const cJSON *doc, const cJSON *col, const cJSON *refse
     clb_suite_score s;
     clb_suite_score_compute(e, NAPPS, &s);
     cJSON_AddItemToObject(o, "score", score_json(&s));
+    cJSON_AddItemToObject(o, "speedup_geomean", aggregate_speedups(apps));
     cJSON_AddItemToObject(o, "omitted", om);
     return o;
 }
@@ -343,6 +423,46 @@ static const cJSON *reference_set(const cJSON *reference, int full, cJSON *info)
     return rj_obj(rj_obj(reference, "sets"), full ? "full" : "quick");
 }
 
+/* "32 KiB", "1 MiB", "23.5 GiB". */
+static void bytes_text(char *buf, size_t n, double b)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    size_t u = 0;
+    for (; b >= 1024 && u + 1 < sizeof units / sizeof units[0]; u++)
+        b /= 1024;
+    snprintf(buf, n, "%.*f %s", b == floor(b) ? 0 : 1, b, units[u]);
+}
+
+/* Seed 004's Fig. 6 fields from provenance.host, as text: user, clock, caches, memory, flags. */
+static void system_fig6(cJSON *o, const cJSON *h)
+{
+    char text[256] = "", part[64];
+    double v;
+    const cJSON *c;
+    copy_str(o, "user", h, "user");
+    if (rj_num(h, "cpu_mhz", &v)) {
+        double mx = 0;
+        snprintf(text, sizeof text, "%.0f MHz", v);
+        if (rj_num(h, "cpu_max_mhz", &mx))
+            snprintf(text + strlen(text), sizeof text - strlen(text), " (max %.0f MHz)", mx);
+    }
+    cJSON_AddStringToObject(o, "cpu_clock", text);
+    text[0] = '\0';
+    cJSON_ArrayForEach(c, rj_obj(h, "caches")) {
+        if (!cJSON_IsNumber(c) || !c->string)
+            continue;
+        bytes_text(part, sizeof part, c->valuedouble);
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s %s", text[0] ? ", " : "", c->string, part);
+    }
+    cJSON_AddStringToObject(o, "caches", text);
+    part[0] = '\0';
+    if (rj_num(h, "memory_bytes", &v))
+        bytes_text(part, sizeof part, v);
+    cJSON_AddStringToObject(o, "memory", part);
+    copy_str(o, "compiler_flags", h, "compiler_flags");
+    copy_str(o, "host_rows_flags", h, "host_rows_flags");
+}
+
 static cJSON *system_json(const cJSON *doc)
 {
     cJSON *o = cJSON_CreateObject();
@@ -354,6 +474,7 @@ static cJSON *system_json(const cJSON *doc)
     copy_str(o, "os", h, "os");
     copy_str(o, "kernel", h, "kernel");
     copy_str(o, "hostname", h, "hostname");
+    system_fig6(o, h);
 #ifdef __VERSION__
     cJSON_AddStringToObject(o, "compiler", __VERSION__);
 #endif

@@ -190,6 +190,17 @@ void clb_tune_table_params(clb_result *res, const clb_tune_run *run,
 clb_error clb_bench_run_unjudged(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
                                  clb_result *res);
 
+/* The host CPU's data and unified caches as sysfs lists them for cpu0 (name "L1d", "L2",
+ * "L3", ...), at most cap; 0 when sysfs has none (lib/core/host_info.c). */
+typedef struct clb_host_cache {
+    char name[8];
+    cl_ulong bytes;
+} clb_host_cache;
+size_t clb_host_caches(clb_host_cache *out, size_t cap);
+/* Adds seed 004's system information (its Fig. 6) to provenance.host h: user, CPU clock, cache
+ * sizes, memory size, compiler and flags of this build. */
+void clb_host_system(cJSON *h);
+
 /* Every group's registry rows (lib/core/groups.h names the groups). */
 #define CLB_GROUP(g) extern const clb_bench clb_##g##_rows[]; extern const size_t clb_##g##_row_count;
 #include "core/groups.h"

@@ -24,6 +24,8 @@ typedef struct clb_devdb_row {
     double link_gbps;        /* host link, GB/s per direction */
     const char *src_fp, *src_dram, *src_link; /* title + URL of each figure */
     const char *note;        /* SKU clock dependence and other caveats */
+    double l2_bytes;         /* last-level (L2) cache, bytes (0: not in the database) */
+    const char *src_l2;
 } clb_devdb_row;
 
 size_t clb_devdb_count(void);

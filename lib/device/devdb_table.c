@@ -61,6 +61,7 @@ static void to_row(const cJSON *e, clb_devdb_row *r)
     r->fp64_gflops = fig(e, "fp64_gflops", NULL);
     r->dram_gbps = fig(e, "dram_gbps", &r->src_dram);
     r->link_gbps = fig(e, "link_gbps", &r->src_link);
+    r->l2_bytes = fig(e, "l2_bytes", &r->src_l2);
     r->note = text(e, "note") ? text(e, "note") : "";
 }
 
@@ -104,6 +105,7 @@ static cJSON *row_json(const clb_devdb_row *r)
     clb_devdb_figure(f, "fp64_gflops", r->fp64_gflops, "vendor", r->src_fp);
     clb_devdb_figure(f, "dram_gbps", r->dram_gbps, "vendor", r->src_dram);
     clb_devdb_figure(f, "link_gbps", r->link_gbps, "vendor", r->src_link);
+    clb_devdb_figure(f, "l2_bytes", r->l2_bytes, "vendor", r->src_l2);
     if (!r->units)
         cJSON_AddStringToObject(e, "lanes_source", r->src_fp);
     cJSON_AddStringToObject(e, "note", r->note ? r->note : "");

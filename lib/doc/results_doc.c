@@ -48,6 +48,7 @@ static cJSON *host_json(void)
     cpu_model(cpu, sizeof cpu);
     cJSON_AddStringToObject(h, "cpu", cpu);
     cJSON_AddNumberToObject(h, "online_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+    clb_host_system(h);
     return h;
 }
 

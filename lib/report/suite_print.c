@@ -35,8 +35,11 @@ static void print_system(FILE *f, const cJSON *s)
     rj_num(sys, "online_cpus", &cpus);
     fprintf(f, "clbench suite %s, mode %s\nSystem information\n  CPU        %s (%g online)\n",
             ts(s, "suite_version", "?"), ts(s, "mode", "?"), ts(sys, "cpu", "?"), cpus);
-    fprintf(f, "  OS         %s %s\n  compiler   %s\n", ts(sys, "os", "?"), ts(sys, "kernel", ""),
-            ts(sys, "compiler", "?"));
+    fprintf(f, "  user       %s\n  clock      %s\n  caches     %s\n  memory     %s\n", ts(sys, "user", "?"),
+            ts(sys, "cpu_clock", "?"), ts(sys, "caches", "?"), ts(sys, "memory", "?"));
+    fprintf(f, "  OS         %s %s\n  compiler   %s\n  flags      %s (host rows: %s)\n", ts(sys, "os", "?"),
+            ts(sys, "kernel", ""), ts(sys, "compiler", "?"), ts(sys, "compiler_flags", "?"),
+            ts(sys, "host_rows_flags", "?"));
     cJSON_ArrayForEach(c, rj_arr(s, "columns")) {
         fprintf(f, "  device     %s | %s | driver %s | %s\n", ts(c, "device", "?"),
                 ts(c, "platform_version", "?"), ts(c, "driver", "?"), ts(c, "device_version", "?"));
@@ -93,6 +96,30 @@ static void speedup_text(char *buf, size_t n, const cJSON *sp)
     snprintf(buf, n, "%sx / %sx", p, a);
 }
 
+/* The aggregate speedups: the geometric means over the apps (seed_ratio 0) or seed 004's score
+ * ratios (1): three texts and the row's label. */
+static void aggregate_text(const cJSON *g, int seed_ratio, char s[3][64], char *label, size_t nlabel)
+{
+    static const char *const keys[] = {"vs_sequential", "vs_pthreads", "vs_cuda"};
+    for (int k = 0; k < 3; k++) {
+        const cJSON *x = rj_obj(g, keys[k]);
+        if (seed_ratio) {
+            x = rj_obj(x, "score_ratio");
+            speedup_text(s[k], 64, x);
+            if (!x)
+                snprintf(s[k], 64, "-");
+            continue;
+        }
+        double n = 0, of = 0;
+        speedup_text(s[k], 64, x);
+        if (rj_num(x, "apps", &n) && rj_num(x, "of", &of) && n > 0 && n < of) {
+            size_t len = strlen(s[k]);
+            snprintf(s[k] + len, 64 - len, " (%g of %g apps)", n, of);
+        }
+    }
+    snprintf(label, nlabel, seed_ratio ? "all apps (seed 004: score ratio)" : "all apps (geometric mean)");
+}
+
 static void print_column(FILE *f, const cJSON *c)
 {
     const cJSON *app, *r;
@@ -116,6 +143,12 @@ static void print_column(FILE *f, const cJSON *c)
         speedup_text(s2, sizeof s2, rj_obj(sp, "vs_pthreads"));
         speedup_text(s3, sizeof s3, rj_obj(sp, "vs_cuda"));
         fprintf(f, "  %-51s %-20s %-20s %s\n", ts(app, "title", "?"), rep_term(s1), rep_term(s2), rep_term(s3));
+    }
+    char s[3][64], label[64];
+    const cJSON *g = rj_obj(c, "speedup_geomean");
+    for (int seed = 0; seed < 2; seed++) {
+        aggregate_text(g, seed, s, label, sizeof label);
+        fprintf(f, "  %-51s %-20s %-20s %s\n", label, s[0], s[1], s[2]);
     }
     cJSON_ArrayForEach(r, rj_arr(c, "omitted"))
         fprintf(f, "omitted: %s: %s\n", ts(r, "app", "?"), ts(r, "why", ""));
@@ -188,6 +221,21 @@ static void html_app_rows(FILE *f, const cJSON *app)
     }
 }
 
+/* The speedup table's last row: seed 004's aggregate over the apps. */
+static void html_aggregate_row(FILE *f, const cJSON *c)
+{
+    char s[3][64], label[64];
+    for (int seed = 0; seed < 2; seed++) {
+        aggregate_text(rj_obj(c, "speedup_geomean"), seed, s, label, sizeof label);
+        fputs("<tr class=\"aggregate\">", f);
+        td(f, label);
+        td(f, "");
+        for (int k = 0; k < 3; k++)
+            td(f, s[k]);
+        fputs("</tr>\n", f);
+    }
+}
+
 static void html_column(FILE *f, const cJSON *c)
 {
     const cJSON *app;
@@ -213,6 +261,7 @@ static void html_column(FILE *f, const cJSON *c)
         }
         fputs("</tr>\n", f);
     }
+    html_aggregate_row(f, c);
     fputs("</table>\n", f);
     cJSON_ArrayForEach(app, rj_arr(c, "omitted")) {
         fputs("<p class=\"small\">omitted: ", f);
@@ -226,7 +275,8 @@ static void html_column(FILE *f, const cJSON *c)
 void clb_suite_html(FILE *f, const cJSON *summary)
 {
     const cJSON *c, *sys = rj_obj(summary, "system");
-    const char *keys[] = {"cpu", "os", "kernel", "compiler", "clbench_git_sha"};
+    const char *keys[] = {"user", "cpu", "cpu_clock", "caches", "memory", "os", "kernel", "compiler",
+                          "compiler_flags", "host_rows_flags", "clbench_git_sha"};
     fputs("<h2>Suite scores</h2>\n<table>", f);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         fputs("<tr><th>", f);

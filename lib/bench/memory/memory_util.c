@@ -16,34 +16,14 @@ static cl_ulong info_ulong(cl_device_id d, cl_device_info what, size_t size)
     return v;
 }
 
-/* Parses sysfs cache sizes such as "32K", "32768K" or "1M". */
-static cl_ulong parse_size(const char *s)
-{
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end && (*end == 'K' || *end == 'k'))
-        v <<= 10;
-    else if (end && (*end == 'M' || *end == 'm'))
-        v <<= 20;
-    return (cl_ulong)v;
-}
-
 /* The largest cache of cpu0 in sysfs (the host's L3 on most machines), 0 when unknown. */
 static cl_ulong host_largest_cache(void)
 {
+    clb_host_cache hc[8];
+    size_t n = clb_host_caches(hc, 8);
     cl_ulong best = 0;
-    for (int i = 0; i < 8; i++) {
-        char path[96], line[64];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(line, sizeof line, f)) {
-            cl_ulong v = parse_size(line);
-            best = v > best ? v : best;
-        }
-        fclose(f);
-    }
+    for (size_t i = 0; i < n; i++)
+        best = hc[i].bytes > best ? hc[i].bytes : best;
     return best;
 }
 
