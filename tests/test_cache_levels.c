@@ -2,8 +2,8 @@
  * like the 2-core EPYC VM's (L1d 32 KiB, L2 1 MiB, L3 32 MiB in sysfs): the mixtures between two
  * levels and the TLB creep inside one are not levels; each level ends within a factor 2 of sysfs.
  * The factor-2 verdict, and the database's L2 figures it judges GPUs by. */
-#include "plateaus.h"
-#include "devdb.h"
+#include "core/plateaus.h"
+#include "device/devdb.h"
 
 #include <math.h>
 #include <string.h>
