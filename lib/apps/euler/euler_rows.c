@@ -23,9 +23,9 @@ static size_t env_size(const char *name, size_t dflt)
     return v && end != v && *end == '\0' && x > 0 ? (size_t)x : dflt;
 }
 
-static int is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
+static int is_host(const eu_row *r) { return eu_host_row(r); }
 /* Variants whose result is in the OpenCL buffers (the CUDA twin leaves its own in s->out). */
-static int on_cl(eu_kind k) { return !is_host(k) && k != EU_CUDA; }
+static int on_cl(const eu_row *r) { return !is_host(r) && r->kind != EU_CUDA; }
 
 /* Problem size and steps: --quick tiny, defaults sized for a CPU device, environment for GPUs. */
 void eu_choose_sizes(const clb_ctx *c, eu_state *s)
@@ -38,7 +38,7 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     else
         eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, env_size("CLBENCH_EULER_GRID", q ? 32 : 256), 16));
     s->steps = env_size("CLBENCH_EULER_STEPS", q ? 24 : 64);
-    if (is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
+    if (is_host(s->row)) { /* about 4e7 updates per run: the time per update is what counts */
         size_t most = (size_t)4e7 / s->o.n;
         s->steps = s->steps < most ? s->steps : most ? most : 1;
     }
@@ -97,7 +97,7 @@ static clb_error host_once(clb_ctx *c, eu_state *s, double *secs)
 
 static clb_error run_once(clb_ctx *c, eu_state *s, double *secs)
 {
-    return is_host(s->row->kind) ? host_once(c, s, secs) : eu_cl_once(c, s, secs);
+    return is_host(s->row) ? host_once(c, s, secs) : eu_cl_once(c, s, secs);
 }
 
 /* Warm-up, then repetitions; x[i]: ns per component and step. */
@@ -120,7 +120,7 @@ clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned 
 clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     eu_state *s = state;
-    if (on_cl(s->row->kind) && eu_cl_read(c, s) != CLB_OK)
+    if (on_cl(s->row) && eu_cl_read(c, s) != CLB_OK)
         return d->err;
     if (!s->ref || s->ref_steps != s->steps) {
         free(s->ridx);
@@ -141,7 +141,7 @@ clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 /* Validates the last run (corrupting it first under fault injection). */
 clb_error eu_check_output(clb_ctx *c, eu_state *s)
 {
-    if (on_cl(s->row->kind))
+    if (on_cl(s->row))
         return clb_validate(c, s, s->g[eu_cl_result(s)], s->o.n * s->elem);
     clb_fault_apply_host(c, s->out, s->o.n * s->elem);
     return clb_validate(c, s, NULL, 0);
@@ -151,7 +151,7 @@ static const char *kind_name(eu_kind k)
 {
     static const char *names[] = {"seq", "pthreads", "linear", "coalesced", "vectorized",
                                   "diamond_row", "diamond_col", "honeycomb", "sweep", "cuda",
-                                  "tiled_2d"};
+                                  "tiled_2d", "diamond_global"};
     return names[k];
 }
 
@@ -162,7 +162,7 @@ static double bytes_per_update(const eu_state *s)
     if (s->row->kind == EU_TILE2D)
         return eu_geom2d_traffic(&s->geom2, s->o.grid, s->steps) * (double)s->elem /
                ((double)s->o.n * (double)s->steps);
-    if (!s->tiled)
+    if (!s->tiled || s->row->kind == EU_DIA_GLOBAL) /* global only: every level read and written */
         return 2.0 * (double)s->elem;
     return eu_geom_traffic(&s->geom, s->steps) * (double)s->elem /
            ((double)s->o.n * (double)s->steps);
@@ -194,11 +194,11 @@ void eu_record(clb_result *res, const eu_state *s, double ns)
     clb_param_num(res, "max_rel_error", s->err);
     clb_param_num(res, "tolerance", s->tol);
     clb_param_num(res, "validated_components", (double)s->rcount);
-    if (is_host(s->row->kind)) {
+    if (is_host(s->row)) {
         clb_param_num(res, "threads", s->row->kind == EU_SEQ ? 1 : s->threads);
         clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
     }
-    else if (on_cl(s->row->kind) && s->row->kind != EU_SWEEP) /* a sweep's: its best point */
+    else if (on_cl(s->row) && s->row->kind != EU_SWEEP) /* a sweep's: its best point */
         eu_cl_params(res, s);
 }
 
@@ -226,7 +226,7 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
         eu_sweep(c, &s, res);
         goto cleanup;
     }
-    if (!is_host(s.row->kind) &&
+    if (!is_host(s.row) &&
         eu_cl_setup(c, &s, env_size("CLBENCH_EULER_LOCAL", 0), env_size("CLBENCH_EULER_GROUPS", 0),
                     s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s)
                     : s.row->kind == EU_TILE2D  ? env_size("CLBENCH_EULER_TILE2D_STEPS", 0)
@@ -235,7 +235,7 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;
     if (clb_result_set_samples(res, x, n, "ns", 0,
-                               is_host(s.row->kind) ? "wall_clock_monotonic per run"
+                               is_host(s.row) ? "wall_clock_monotonic per run"
                                                     : "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
     eu_record(res, &s, res->value);
@@ -247,14 +247,21 @@ cleanup:
     return d->err;
 }
 
-/* The registry (lib/bench/groups.h: CLB_GROUP(euler)); arg: an eu_row. */
-#define EU_ARGS(p, f)                                                                   \
-    {{p, f, EU_SEQ, EU_MULT, 0},      {p, f, EU_PTHREADS, EU_MULT, 0}, {p, f, EU_LINEAR, EU_MULT, 0}, \
-     {p, f, EU_COALESCED, EU_MULT, 0}, {p, f, EU_VECTOR, EU_MULT, 0},  {p, f, EU_DIA_ROW, EU_MULT, 0}, \
-     {p, f, EU_DIA_ROW, EU_ADD, 0},   {p, f, EU_DIA_ROW, EU_KORR, 0},  {p, f, EU_DIA_COL, EU_KORR, 0}, \
-     {p, f, EU_HONEYCOMB, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 1}, \
-     {p, f, EU_SWEEP, EU_KORR, 2}, {p, f, EU_SWEEP, EU_KORR, 3}, {p, f, EU_TILE2D, EU_MULT, 0}}
-static const eu_row eu_args[2][2][15] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
+/* The registry (lib/bench/groups.h: CLB_GROUP(euler)); arg: an eu_row {problem, fp64, kind,
+ * strategy, sweep, vectorized, volatile}. Rows 15-21 are seed 003's remaining variants. */
+#define EU_ARGS(p, f)                                                                                  \
+    {{p, f, EU_SEQ, EU_MULT, 0, 0, 0},       {p, f, EU_PTHREADS, EU_MULT, 0, 0, 0},                      \
+     {p, f, EU_LINEAR, EU_MULT, 0, 0, 0},    {p, f, EU_COALESCED, EU_MULT, 0, 0, 0},                     \
+     {p, f, EU_VECTOR, EU_MULT, 0, 0, 0},    {p, f, EU_DIA_ROW, EU_MULT, 0, 0, 0},                       \
+     {p, f, EU_DIA_ROW, EU_ADD, 0, 0, 0},    {p, f, EU_DIA_ROW, EU_KORR, 0, 0, 0},                       \
+     {p, f, EU_DIA_COL, EU_KORR, 0, 0, 0},   {p, f, EU_HONEYCOMB, EU_KORR, 0, 0, 0},                     \
+     {p, f, EU_SWEEP, EU_KORR, 0, 0, 0},     {p, f, EU_SWEEP, EU_KORR, 1, 0, 0},                         \
+     {p, f, EU_SWEEP, EU_KORR, 2, 0, 0},     {p, f, EU_SWEEP, EU_KORR, 3, 0, 0},                         \
+     {p, f, EU_TILE2D, EU_MULT, 0, 0, 0},    {p, f, EU_DIA_GLOBAL, EU_KORR, 0, 0, 0},                    \
+     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 0},   {p, f, EU_COALESCED, EU_MULT, 0, 0, 1},                     \
+     {p, f, EU_VECTOR, EU_MULT, 0, 0, 1},    {p, f, EU_DIA_ROW, EU_KORR, 0, 0, 1},                       \
+     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 1},   {p, f, EU_SWEEP, EU_KORR, 4, 0, 0}}
+static const eu_row eu_args[2][2][22] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
                                          {EU_ARGS(EU_BRUSS, 0), EU_ARGS(EU_BRUSS, 1)}};
 
 #define EU_ROW(p, pn, PD, f, fn, req, v, vn, VD)                                                \
@@ -273,7 +280,14 @@ static const eu_row eu_args[2][2][15] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 9, "honeycomb", "honeycomb tiling, korrStrat"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 10, "sweep_groups", "coalesced and row-diamond time against the work-group count (curves; headline: best point)"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 11, "sweep_local", "coalesced and row-diamond time against the work-group size (curves; headline: best point)"), \
-    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)")
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 15, "diamond_global", "row-wise diamonds in global memory only (no local memory), korrStrat"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 16, "diamond_row_vectorized", "row-wise diamond tiling, korrStrat, vectorized problem function"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 17, "coalesced_volatile", "coalesced, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 18, "vectorized_volatile", "vectorized problem function, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 19, "diamond_row_volatile", "row-wise diamond tiling, korrStrat, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 20, "diamond_row_vectorized_volatile", "row-wise diamonds, korrStrat, vectorized problem function, global vectors volatile"), \
+    EU_ROW(p, pn, PD, f, fn, 0, 21, "sweep_threads", "pthreads time against the thread count 1 .. cores (curve; headline: best point)")
 
 #define EU_STRATEGY_SWEEP(f, fn, req)                                                           \
     EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 13,    \
