@@ -78,6 +78,8 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
         push(w, &k, "--retune");
     if (o->run.largest_only)
         push(w, &k, "--largest-only");
+    if (o->run.all_reps)
+        push(w, &k, "--all-reps");
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");

@@ -2,8 +2,9 @@
 # Seed 003's remaining app.euler variants (f32, both problems, --quick): the diamonds in global
 # memory only, the diamonds with the vectorized problem function, the volatile (cache-bypass)
 # rows and the pthreads thread-count sweep each run, validate on every component, say what the
-# built kernel declares (params.global_access from the kernel's argument info), and an injected
-# fault turns each of them into invalid_result.
+# built kernel declares (params.global_access from the kernel's argument info), carry the total
+# time beside the kernel time (total_s = setup_s + kernel_s + readback_s), and an injected fault
+# turns each of them into invalid_result.
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,6 +34,11 @@ for name, r in res.items():
                                              or p.get("bytes_per_component_step") != 8):
         bad.append(f"{name}: kernel {p.get('kernel')}, dia_blocks {p.get('dia_blocks')}, "
                    f"bytes {p.get('bytes_per_component_step')}")
+    if not name.endswith(".sweep_threads"):  # the seed's total time beside one run's kernel time
+        k, s0, rb, t = (p.get(x) for x in ("kernel_s", "setup_s", "readback_s", "total_s"))
+        if None in (k, s0, rb, t) or not (s0 > 0 and rb > 0) or abs(t - (s0 + k + rb)) > 1e-9 * t \
+                or abs(k * 1e9 / (p["n"] * p["steps"]) - r["value"]) > 1e-6 * r["value"]:
+            bad.append(f"{name}: setup {s0} kernel {k} readback {rb} total {t}")
     if name.endswith(".sweep_threads"):
         cores, want, t = os.sysconf("SC_NPROCESSORS_ONLN"), [], 1
         while t <= cores:  # every count to 16, then doubling, and the cores themselves

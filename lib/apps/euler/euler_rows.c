@@ -2,6 +2,7 @@
  * launches), validation against the double-precision sequential reference, params, and the
  * registry table. Headline: time per component and step (seed 003, eq. 7.5), in ns. */
 #include "euler.h"
+#include "../app.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -232,6 +233,7 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
                     : s.row->kind == EU_TILE2D  ? env_size("CLBENCH_EULER_TILE2D_STEPS", 0)
                                                 : 0) != CLB_OK)
         goto cleanup;
+    double setup_s = c->started > 0 ? clb_now() - c->started : -1; /* sizes, host data, build, upload */
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;
     if (clb_result_set_samples(res, x, n, "ns", 0,
@@ -239,6 +241,8 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
                                                     : "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
     eu_record(res, &s, res->value);
+    app_total_time(c, setup_s, res->value * 1e-9 * (double)s.o.n * (double)s.steps,
+                   on_cl(s.row) ? s.g[eu_cl_result(&s)] : NULL, on_cl(s.row) ? s.o.n * s.elem : 0);
 cleanup:
     if (d->err != CLB_OK && s.row->kind != EU_SWEEP) /* the configuration that failed */
         clb_param_num(res, "n", (double)s.o.n);
