@@ -14,8 +14,9 @@ for v in diamond_global diamond_row_vectorized coalesced_volatile vectorized_vol
          diamond_row_volatile diamond_row_vectorized_volatile sweep_threads; do
     rows+=("app.euler.string.f32.$v" "app.euler.bruss2d.f32.$v")
 done
+rows+=(app.euler.string.f32.sweep_n) # STRING only (seed figures 9.5-9.8)
 "$bin" run "${rows[@]}" --quick --reps 3 --json "$tmp/out.json" >/dev/null 2>&1 || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
-python3 "$check" "$tmp/out.json" --min-results 14 --expect-status ok || fails=$((fails+1))
+python3 "$check" "$tmp/out.json" --min-results 15 --expect-status ok || fails=$((fails+1))
 python3 - "$tmp/out.json" <<'PY' || fails=$((fails+1))
 import json, os, sys
 res = {r["name"]: r for r in json.load(open(sys.argv[1]))["devices"][0]["results"]}
@@ -34,7 +35,15 @@ for name, r in res.items():
                                              or p.get("bytes_per_component_step") != 8):
         bad.append(f"{name}: kernel {p.get('kernel')}, dia_blocks {p.get('dia_blocks')}, "
                    f"bytes {p.get('bytes_per_component_step')}")
-    if not name.endswith(".sweep_threads"):  # the seed's total time beside one run's kernel time
+    if name.endswith(".sweep_n"):  # linear / diamond / honeycomb against n, each point validated
+        cs = {c["label"]: c["points"] for c in p["curves"]}
+        want = [int(p["n"] * f) // 4 * 4 for f in (1 / 16, 1 / 8, 1 / 4, 1 / 2, 1, 2)]
+        if sorted(cs) != ["diamond_row_korr", "honeycomb", "linear (coalesced, seed 5.2)"] or \
+                any([pt[0] for pt in pts] != want for pts in cs.values()):
+            bad.append(f"{name}: curves {[(k, [pt[0] for pt in v]) for k, v in cs.items()]}, want n = {want}")
+        elif r["value"] != min(pt[1] for pts in cs.values() for pt in pts):
+            bad.append(f"{name}: headline {r['value']} is not the best point")
+    if not name.endswith((".sweep_threads", ".sweep_n")):  # the seed's total time beside one run's kernel time
         k, s0, rb, t = (p.get(x) for x in ("kernel_s", "setup_s", "readback_s", "total_s"))
         if None in (k, s0, rb, t) or not (s0 > 0 and rb > 0) or abs(t - (s0 + k + rb)) > 1e-9 * t \
                 or abs(k * 1e9 / (p["n"] * p["steps"]) - r["value"]) > 1e-6 * r["value"]:
@@ -54,6 +63,6 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 "$bin" run "${rows[@]}" --quick --reps 1 --inject-fault --json "$tmp/bad.json" >/dev/null 2>&1
-python3 "$check" "$tmp/bad.json" --min-results 14 --expect-status invalid_result || fails=$((fails+1))
+python3 "$check" "$tmp/bad.json" --min-results 15 --expect-status invalid_result || fails=$((fails+1))
 echo "cli_euler_seed003: $fails failure(s)"
 [ "$fails" = 0 ]

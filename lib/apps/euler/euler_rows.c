@@ -264,8 +264,9 @@ cleanup:
      {p, f, EU_TILE2D, EU_MULT, 0, 0, 0},    {p, f, EU_DIA_GLOBAL, EU_KORR, 0, 0, 0},                    \
      {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 0},   {p, f, EU_COALESCED, EU_MULT, 0, 0, 1},                     \
      {p, f, EU_VECTOR, EU_MULT, 0, 0, 1},    {p, f, EU_DIA_ROW, EU_KORR, 0, 0, 1},                       \
-     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 1},   {p, f, EU_SWEEP, EU_KORR, 4, 0, 0}}
-static const eu_row eu_args[2][2][22] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
+     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 1},   {p, f, EU_SWEEP, EU_KORR, 4, 0, 0},                         \
+     {p, f, EU_SWEEP, EU_KORR, 5, 0, 0}}
+static const eu_row eu_args[2][2][23] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
                                          {EU_ARGS(EU_BRUSS, 0), EU_ARGS(EU_BRUSS, 1)}};
 
 #define EU_ROW(p, pn, PD, f, fn, req, v, vn, VD)                                                \
@@ -295,7 +296,9 @@ static const eu_row eu_args[2][2][22] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
 
 #define EU_STRATEGY_SWEEP(f, fn, req)                                                           \
     EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 13,    \
-           "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)")
+           "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)"), \
+    EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 22,    \
+           "sweep_n", "linear (coalesced), row diamonds and honeycomb against n = 1/16 .. 2 x the row's n (curves; headline: best point)")
 
 #define EU_TILE2D_ROW(f, fn, req)                                                               \
     EU_ROW(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", f, fn, (req) | CLB_REQ_COMPILER, 14,   \

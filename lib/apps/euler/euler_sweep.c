@@ -354,6 +354,45 @@ static clb_error sweep_threads(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
     return e;
 }
 
+/* Seed 003's strategy comparison (figures 9.5-9.8, STRING): the linear version (coalesced, seed
+ * 5.2), the korrStrat row diamonds and the honeycomb against n = 1/16 .. 2 x the row's n. Per
+ * size one host state and reference, shared by the three variants; a variant the size does not
+ * fit (too few blocks for a diamond) leaves its point out. */
+static clb_error sweep_n(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    static const eu_kind kinds[3] = {EU_COALESCED, EU_DIA_ROW, EU_HONEYCOMB};
+    static const char *label[3] = {"linear (coalesced, seed 5.2)", "diamond_row_korr", "honeycomb"};
+    const double f[] = {1.0 / 16, 1.0 / 8, 0.25, 0.5, 1, 2};
+    cJSON *pts[3];
+    clb_error e = CLB_OK;
+    for (int k = 0; k < 3; k++)
+        pts[k] = new_curve(curves, "n (components)", label[k]);
+    for (size_t i = 0; e == CLB_OK && i < sizeof f / sizeof f[0]; i++) {
+        eu_state ps = {.row = p->row, .steps = p->steps, .elem = p->elem, .threads = p->threads,
+                       .tol = p->tol, .tile_groups_per_cu = p->tile_groups_per_cu};
+        size_t n = (size_t)(f[i] * (double)p->o.n);
+        eu_ode_init(&ps.o, EU_STRING, n > 64 ? n : 64);
+        ps.ref_steps = ps.steps;
+        e = eu_prepare_host(c, &ps);
+        if (e == CLB_OK && eu_reference(&ps.o, ps.steps, ps.threads, &ps.ridx, &ps.ref, &ps.rcount) != CLB_OK)
+            e = clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory for the reference");
+        for (int k = 0; e == CLB_OK && k < 3; k++) {
+            eu_row row;
+            eu_state s;
+            e = open_variant(c, &ps, &row, kinds[k], &s);
+            if (e == CLB_OK)
+                e = point(c, &s, 0, 0, 0, (double)ps.o.n, pts[k], b, &p->err);
+            close_variant(&s);
+            if (e == CLB_ERR_UNSUPPORTED) { /* this size does not fit the variant: no point */
+                clb_diag_clear(&c->diag);
+                e = CLB_OK;
+            }
+        }
+        eu_state_free(&ps);
+    }
+    return e;
+}
+
 clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
 {
     clb_diag *d = &c->diag;
@@ -371,6 +410,7 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
                   : s->row->sweep == 1 ? sweep_local(c, s, curves, &b)
                   : s->row->sweep == 2 ? sweep_honeycomb(c, s, curves, &b)
                   : s->row->sweep == 3 ? sweep_strategies(c, s, curves, &b)
+                  : s->row->sweep == 5 ? sweep_n(c, s, curves, &b)
                                        : sweep_threads(c, s, curves, &b);
     if (e != CLB_OK)
         goto cleanup;
