@@ -270,6 +270,8 @@ typedef struct clb_run_opts {
     int retune;           /* app.*gemm.tuned: search again, ignoring the cached winner */
     int largest_only;     /* size sweeps (transfer.*) measure 4 B and their largest size only: the
                              headline, for a pass whose full curve is measured again alone */
+    int all_reps;         /* app rows take every repetition: no early stop after 3 runs once 3 s
+                             have passed (the suite's full mode: seed 004's 10 runs) */
 } clb_run_opts;
 void clb_run_opts_default(clb_run_opts *o);
 

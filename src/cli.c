@@ -14,7 +14,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD };
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_ALL_REPS };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -39,6 +39,7 @@ static const struct option long_opts[] = {
     {"strict", no_argument, NULL, OPT_STRICT},
     {"retune", no_argument, NULL, OPT_RETUNE},
     {"largest-only", no_argument, NULL, OPT_LARGEST_ONLY}, /* workers of a concurrent pass */
+    {"all-reps", no_argument, NULL, OPT_ALL_REPS},
     {"full", no_argument, NULL, OPT_FULL},
     {"platforms", required_argument, NULL, OPT_PLATFORMS},
     {"variant", required_argument, NULL, OPT_VARIANT},
@@ -68,6 +69,7 @@ void cli_usage(FILE *f)
           "      --target-ms MS        calibrated duration of one launch (default 50)\n"
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
+          "      --all-reps            app rows take every repetition (no stop after 3 runs once 3 s passed)\n"
           "      --strict              exit 1 when a result is not ok, unsupported or inconclusive (CI)\n"
           "      --retune              app.*gemm.tuned: search again instead of the cached tiles\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
@@ -189,6 +191,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_QUICK: o->run.quick = 1; break;
     case OPT_RETUNE: o->run.retune = 1; break;
     case OPT_LARGEST_ONLY: o->run.largest_only = 1; break;
+    case OPT_ALL_REPS: o->run.all_reps = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT:
         if ((o->run.inject_fault = cli_fault_kind(arg ? arg : "wrong")) < 0)

@@ -151,6 +151,7 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
     cli_env_load();
     cli_opts oc = *o;
     oc.quiet = 1;
+    oc.run.all_reps = !o->run.quick; /* full mode: seed 004's warm-up and 10 runs, every one */
     oc.run.quick = 0;
     oc.patterns = (char **)rows;
     oc.npatterns = (int)app_rows(o, first, v < 0, rows);
@@ -160,6 +161,7 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
         int f2 = 0;
         oc.npatterns = 0;
         oc.run.quick = 1;
+        oc.run.all_reps = 0;
         fprintf(stderr, "clbench suite: %s: quick characterization\n", ref->device_name);
         cJSON *ch = cli_run_one_device(&oc, ref, &f2);
         cJSON *src = cJSON_GetObjectItemCaseSensitive(ch, "results"), *dst = cJSON_GetObjectItemCaseSensitive(entry, "results");
@@ -205,10 +207,17 @@ int cmd_suite(const cli_opts *o)
         goto cleanup;
     }
     cJSON_AddNumberToObject(summary, "wall_s", wall_now() - t0);
+    cJSON *reps = cJSON_AddObjectToObject(summary, "repetitions");
+    cJSON_AddNumberToObject(reps, "warmup", o->run.warmup);
+    cJSON_AddNumberToObject(reps, "runs", o->run.reps);
+    cJSON_AddStringToObject(reps, "early_stop", full ? "none: every run is taken"
+                                                     : "app rows stop after 3 runs once 3 s have passed");
     cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(summary, "reference"), "source", ref_from);
     cJSON_AddItemToObject(doc, "suite", summary);
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
         clb_suite_print(stdout, summary);
+        printf("repetitions: %u warm-up + %u runs per app row%s\n", o->run.warmup, o->run.reps,
+               full ? ", every one taken" : " (quick mode: app rows stop after 3 runs once 3 s have passed)");
         printf("suite wall time %.1f s\n", wall_now() - t0);
     }
     rc = cli_finish_doc(o, doc, failed && o->strict ? CLI_EXIT_FAILED : CLI_EXIT_OK);

@@ -73,6 +73,8 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
         push(w, &k, "--retune");
     if (o->run.largest_only)
         push(w, &k, "--largest-only");
+    if (o->run.all_reps)
+        push(w, &k, "--all-reps");
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");
@@ -147,7 +149,7 @@ static void run_batch(cli_device_run *dr, const clb_bench **b, size_t n)
     size_t done = 0, retried = (size_t)-1;
     while (done < n && !cli_stop_signal()) {
         const char *names[MAX_WORKER_ARGS];
-        size_t k = 0;
+        size_t k = 0, first = done; /* this worker runs b[first .. first + k) */
         for (; k < n - done && k < MAX_WORKER_ARGS; k++)
             names[k] = b[done + k]->name;
         worker_args w;
@@ -198,7 +200,7 @@ static void run_batch(cli_device_run *dr, const clb_bench **b, size_t n)
                 clb_child_kill(c);
                 snprintf(why, sizeof why, "the run was stopped by signal %d", cli_stop_signal());
                 record_lost(dr, b[done++], CLB_STATUS_INTERRUPTED, why);
-            } else if (done < n) {
+            } else if (done < first + k) { /* ended before its last name: b[done] is lost */
                 int sig = clb_child_describe_end(c, how, sizeof how);
                 snprintf(why, sizeof why, "%s while running %s", how, b[done]->name);
                 record_lost(dr, b[done++], ev == CLB_CHILD_TIMEOUT || sig < 0 ? CLB_STATUS_TIMEOUT

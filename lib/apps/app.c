@@ -31,11 +31,37 @@ cleanup:
     return d->err;
 }
 
+clb_error app_total_time(clb_ctx *c, double setup_s, double kernel_s, cl_mem out, size_t out_bytes)
+{
+    clb_diag *d = &c->diag;
+    double read_s = 0;
+    void *host = NULL;
+    if (!(setup_s >= 0))
+        return CLB_OK;
+    if (out && out_bytes) {
+        host = malloc(out_bytes);
+        if (!host)
+            CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
+        double t0 = clb_now();
+        CLB_CL(d, clEnqueueReadBuffer(clb_device_queue(c->dev), out, CL_TRUE, 0, out_bytes, host, 0, NULL, NULL));
+        read_s = clb_now() - t0;
+    }
+    clb_param_num(c->res, "setup_s", setup_s);
+    clb_param_num(c->res, "kernel_s", kernel_s);
+    clb_param_num(c->res, "readback_s", read_s);
+    clb_param_num(c->res, "total_s", setup_s + kernel_s + read_s);
+cleanup:
+    free(host);
+    return d->err;
+}
+
 clb_error app_measure(clb_ctx *c, const app_timing *t)
 {
     clb_diag *d = &c->diag;
     unsigned cap = clb_reps(c) < 3 ? 3 : clb_reps(c), n = 0;
-    double *x = malloc(cap * sizeof *x), s = 0, wall_sum = 0;
+    double *x = malloc(2 * cap * sizeof *x), s = 0, wall_sum = 0, *secs = x ? x + cap : NULL;
+    double setup_s = c->started > 0 ? clb_now() - c->started : -1;
+    clb_stats st;
     clb_diag_clear(d);
     if (!x)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
@@ -43,15 +69,19 @@ clb_error app_measure(clb_ctx *c, const app_timing *t)
         if (t->once(t->state, &s, d) != CLB_OK)
             goto cleanup;
     double started = clb_now();
-    while (n < clb_reps(c) && !(n >= 3 && clb_now() - started > APP_REP_BUDGET_S)) {
+    while (app_more_reps(c, n, clb_reps(c), started)) {
         if (t->once(t->state, &s, d) != CLB_OK)
             goto cleanup;
         if (!(s > 0))
             CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "a run took no measurable time");
+        secs[n] = s;
         x[n++] = t->work / s * t->factor;
         wall_sum += s;
     }
     if (clb_validate(c, t->state, t->output, t->output_bytes) != CLB_OK)
+        goto cleanup;
+    if (clb_stats_compute(secs, n, &st) == CLB_OK &&
+        app_total_time(c, setup_s, st.median, t->output, t->output_bytes) != CLB_OK)
         goto cleanup;
     clb_param_num(c->res, "reps_taken", n);
     clb_param_num(c->res, "work_per_run", t->work);
@@ -61,6 +91,13 @@ clb_error app_measure(clb_ctx *c, const app_timing *t)
 cleanup:
     free(x);
     return d->err;
+}
+
+int app_more_reps(const clb_ctx *c, unsigned n, unsigned cap, double started)
+{
+    if (n >= cap)
+        return 0;
+    return c->opts->all_reps || n < 3 || clb_now() - started <= APP_REP_BUDGET_S;
 }
 
 double app_rep_budget_s(void)

@@ -13,6 +13,10 @@
 #define APP_REP_BUDGET_S app_rep_budget_s()
 double app_rep_budget_s(void);
 
+/* Whether repetition n (0-based; started: clb_now() before the first) is taken: n < cap, and
+ * not after 3 once APP_REP_BUDGET_S has passed, unless --all-reps (the suite's full mode). */
+int app_more_reps(const clb_ctx *c, unsigned n, unsigned cap, double started);
+
 /* One timed run of the app; *seconds receives its duration. */
 typedef clb_error (*app_once_fn)(void *state, double *seconds, clb_diag *d);
 
@@ -30,6 +34,13 @@ typedef struct app_timing {
     size_t output_bytes;
 } app_timing;
 clb_error app_measure(clb_ctx *c, const app_timing *t);
+
+/* The seed's total time beside the kernel time (seed 003, 5.1: "Gesamtlaufzeit"; seed 002):
+ * params.setup_s (the row's start to its first run: host data, program build, buffers,
+ * uploads; c->started when the row began), kernel_s (one run: the median), readback_s (one
+ * read of the result, out_bytes of out, to the host, timed here; 0 without a device output) and
+ * total_s, their sum. setup_s < 0: no setup time (nothing recorded). */
+clb_error app_total_time(clb_ctx *c, double setup_s, double kernel_s, cl_mem out, size_t out_bytes);
 
 /* One launch of kernel k over global/local (dims 1 or 2), waited for; *seconds from its
  * profiling event START->END, checked against the host's wall clock. */

@@ -147,6 +147,11 @@ static cJSON *row_json(const clb_suite_app *a, int full, const char *name, const
     cJSON *ts = cJSON_AddArrayToObject(o, "times_s");
     for (size_t i = 0; i < m; i++)
         cJSON_AddItemToArray(ts, cJSON_CreateNumber(t[i]));
+    double kt, tt; /* the row's one-run kernel time and the seed's total time, as measured */
+    if (rj_num(rj_obj(r, "params"), "kernel_s", &kt) && rj_num(rj_obj(r, "params"), "total_s", &tt)) {
+        put_num(o, "kernel_s", kt);
+        put_num(o, "total_s", tt);
+    }
     return o;
 }
 

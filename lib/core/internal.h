@@ -23,6 +23,7 @@ struct clb_ctx {
     clb_diag diag;
     clb_shrink *shrink; /* NULL: no retries (contexts made outside clb_bench_run) */
     uint32_t poison;    /* this run's poison word (0: contexts made outside clb_bench_run) */
+    double started;     /* clb_now() when the row's run began (its setup is timed from here) */
 };
 
 /* The size a row allocates: planned halved for each retry of this run, never below floor (nor

@@ -268,7 +268,8 @@ clb_error clb_bench_run_unjudged(clb_device *dev, const clb_bench *b, const clb_
     clb_ctx c;
     clb_error e;
     for (;;) { /* shrink-and-retry: clb_shrink_size halves the size of the next attempt */
-        c = (clb_ctx){.dev = dev, .bench = b, .opts = o, .res = res, .shrink = &sh, .poison = poison};
+        c = (clb_ctx){.dev = dev, .bench = b, .opts = o, .res = res, .shrink = &sh, .poison = poison,
+                      .started = clb_now()};
         e = b->run(&c, res);
         if (e == CLB_OK || !sh.more || !clb_alloc_failed(&c.diag))
             break;

@@ -68,7 +68,7 @@ static void print_score(FILE *f, const cJSON *sc)
 
 static void print_row(FILE *f, const char *title, const cJSON *r, const char *best)
 {
-    char pk[32], pr[32], av[32], ar[32], sd[32], nm[120];
+    char pk[32], pr[32], av[32], ar[32], sd[32], ks[32], tt[32], nm[120];
     snprintf(nm, sizeof nm, "%s%s", str_or(r, "row", "?"), best && strcmp(best, str_or(r, "row", "")) == 0 ? " *" : "");
     if (strcmp(str_or(r, "status", ""), "ok") != 0) {
         fprintf(f, "%-13s %-40s %s: %s\n", rep_term(title), rep_term(nm), ts(r, "status", "?"), ts(r, "reason", ""));
@@ -79,7 +79,9 @@ static void print_row(FILE *f, const char *title, const cJSON *r, const char *be
     num(av, sizeof av, r, "avg_s", "-");
     num(ar, sizeof ar, r, "avg_ratio", "-");
     num(sd, sizeof sd, r, "std_s", "-");
-    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s\n", rep_term(title), rep_term(nm), pk, pr, av, ar, sd);
+    num(ks, sizeof ks, r, "kernel_s", "-");
+    num(tt, sizeof tt, r, "total_s", "-");
+    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s %12s %12s\n", rep_term(title), rep_term(nm), pk, pr, av, ar, sd, ks, tt);
 }
 
 /* "12.3x / 11.9x" (peak / average) or why there is none. */
@@ -126,8 +128,8 @@ static void print_column(FILE *f, const cJSON *c)
     fprintf(f, "\n== %s [%s], variant %s (build options: %s)\n", ts(c, "device", "?"), ts(c, "platform", "?"),
             ts(c, "variant", "base"), ts(c, "build_options", "none"));
     print_score(f, rj_obj(c, "score"));
-    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s\n", "app", "row (* best OpenCL, scored)", "peak time s",
-            "ratio", "avg time s", "ratio", "std dev s");
+    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s %12s %12s\n", "app", "row (* best OpenCL, scored)", "peak time s",
+            "ratio", "avg time s", "ratio", "std dev s", "kernel s", "total s");
     cJSON_ArrayForEach(app, rj_arr(c, "apps")) {
         const char *title = str_or(app, "title", "?");
         cJSON_ArrayForEach(r, rj_arr(app, "rows")) {
@@ -161,7 +163,8 @@ void clb_suite_print(FILE *f, const cJSON *summary)
     cJSON_ArrayForEach(c, rj_arr(summary, "columns"))
         print_column(f, c);
     fputs("\nPeak uses the best run, average the arithmetic mean of the runs (after one discarded warm-up);\n"
-          "ratio = reference sequential time / time; scores are harmonic means over the apps; higher is better.\n",
+          "ratio = reference sequential time / time; scores are harmonic means over the apps; higher is better.\n"
+          "kernel s = one run's kernel time (median); total s = setup (host data, build, uploads) + kernel + read-back.\n",
           f);
 }
 
@@ -209,12 +212,12 @@ static void html_app_rows(FILE *f, const cJSON *app)
         td(f, str_or(app, "title", "?"));
         td(f, str_or(r, "row", "?"));
         if (strcmp(str_or(r, "status", ""), "ok") != 0) {
-            fputs("<td colspan=\"5\">", f);
+            fputs("<td colspan=\"7\">", f);
             rep_html_status(f, str_or(r, "status", "?"), rj_str(r, "reason"));
             fputs("</td></tr>\n", f);
             continue;
         }
-        const char *keys[] = {"peak_s", "peak_ratio", "avg_s", "avg_ratio", "std_s"};
+        const char *keys[] = {"peak_s", "peak_ratio", "avg_s", "avg_ratio", "std_s", "kernel_s", "total_s"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             td_num(f, r, keys[k]);
         fputs("</tr>\n", f);
@@ -244,7 +247,8 @@ static void html_column(FILE *f, const cJSON *c)
     fputs(" &mdash; ", f);
     html_puts(f, str_or(c, "variant", "base"));
     fputs("</h3>\n<table><tr><th>app</th><th>row</th><th>peak time (s)</th><th>peak ratio</th>"
-          "<th>avg. time (s)</th><th>avg. ratio</th><th>std. deviation (s)</th></tr>\n", f);
+          "<th>avg. time (s)</th><th>avg. ratio</th><th>std. deviation (s)</th><th>kernel (s)</th>"
+          "<th>total (s)</th></tr>\n", f);
     cJSON_ArrayForEach(app, rj_arr(c, "apps"))
         html_app_rows(f, app);
     fputs("</table>\n<table><tr><th>app</th><th>best OpenCL row</th><th>vs sequential (peak / avg)</th>"

@@ -402,7 +402,7 @@ cleanup:
 /* ---- Euler STRING f32 (seed 003): the OpenCL rows' n, steps, initial state, float constants,
  * reference and tolerance (euler_rows.c); ns per component and step, lower is better ---- */
 
-static const eu_row eu_cuda_row = {EU_STRING, 0, EU_CUDA, EU_MULT, 0};
+static const eu_row eu_cuda_row = {EU_STRING, 0, EU_CUDA, EU_MULT, 0, 0, 0};
 
 /* The tiling the module ran, from its note ("honeycomb: dia_blocks W, hs H, m M, period X, D
  * diamonds ..."), so that the row counts the global traffic of the tiles it ran

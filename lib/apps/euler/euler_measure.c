@@ -49,7 +49,7 @@ static clb_error host_once(clb_ctx *c, eu_state *s, double *secs)
 
 static clb_error run_once(clb_ctx *c, eu_state *s, double *secs)
 {
-    return eu_is_host(s->row->kind) ? host_once(c, s, secs) : eu_cl_once(c, s, secs);
+    return eu_is_host(s->row) ? host_once(c, s, secs) : eu_cl_once(c, s, secs);
 }
 
 /* Warm-up, then repetitions; x[i]: ns per component and step. */
@@ -72,7 +72,7 @@ clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned 
 /* Validates the last run (corrupting it first under fault injection). */
 clb_error eu_check_output(clb_ctx *c, eu_state *s)
 {
-    if (eu_on_cl(s->row->kind))
+    if (eu_on_cl(s->row))
         return clb_validate(c, s, s->g[eu_cl_result(s)], s->o.n * s->elem);
     clb_fault_apply_host(c, s->out, s->o.n * s->elem);
     return clb_validate(c, s, NULL, 0);
@@ -82,7 +82,7 @@ static const char *kind_name(eu_kind k)
 {
     static const char *names[] = {"seq", "pthreads", "linear", "coalesced", "vectorized",
                                   "diamond_row", "diamond_col", "honeycomb", "sweep", "cuda",
-                                  "tiled_2d"};
+                                  "tiled_2d", "diamond_global"};
     return names[k];
 }
 
@@ -93,7 +93,7 @@ static double bytes_per_update(const eu_state *s)
     if (s->row->kind == EU_TILE2D)
         return eu_geom2d_traffic(&s->geom2, s->o.grid, s->steps) * (double)s->elem /
                ((double)s->o.n * (double)s->steps);
-    if (!s->tiled)
+    if (!s->tiled || s->row->kind == EU_DIA_GLOBAL) /* global only: every level read and written */
         return 2.0 * (double)s->elem;
     return eu_geom_traffic(&s->geom, s->steps) * (double)s->elem /
            ((double)s->o.n * (double)s->steps);
@@ -125,11 +125,11 @@ void eu_record(clb_result *res, const eu_state *s, double ns)
     clb_param_num(res, "max_rel_error", s->err);
     clb_param_num(res, "tolerance", s->tol);
     clb_param_num(res, "validated_components", (double)s->rcount);
-    if (eu_is_host(s->row->kind)) {
+    if (eu_is_host(s->row)) {
         clb_param_num(res, "threads", s->row->kind == EU_SEQ ? 1 : s->threads);
         clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
     }
-    else if (eu_on_cl(s->row->kind) && s->row->kind != EU_SWEEP) /* a sweep's: its best point */
+    else if (eu_on_cl(s->row) && s->row->kind != EU_SWEEP) /* a sweep's: its best point */
         eu_cl_params(res, s);
 }
 

@@ -2,6 +2,7 @@
  * launches), validation against the double-precision sequential reference, params, and the
  * registry table. Headline: time per component and step (seed 003, eq. 7.5), in ns. */
 #include "apps/euler/euler.h"
+#include "apps/app.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -32,7 +33,7 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     else
         eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, given_or(clb_settings_get()->euler_grid, q ? 32 : 256), 16));
     s->steps = given_or(clb_settings_get()->euler_steps, q ? 24 : 64);
-    if (eu_is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
+    if (eu_is_host(s->row)) { /* about 4e7 updates per run: the time per update is what counts */
         size_t most = (size_t)4e7 / s->o.n;
         s->steps = s->steps < most ? s->steps : most ? most : 1;
     }
@@ -51,7 +52,7 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
 clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     eu_state *s = state;
-    if (eu_on_cl(s->row->kind) && eu_cl_read(c, s) != CLB_OK)
+    if (eu_on_cl(s->row) && eu_cl_read(c, s) != CLB_OK)
         return d->err;
     if (!s->ref || s->ref_steps != s->steps) {
         free(s->ridx);
@@ -84,19 +85,22 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
         eu_sweep(c, &s, res);
         goto cleanup;
     }
-    if (!eu_is_host(s.row->kind) &&
+    if (!eu_is_host(s.row) &&
         eu_cl_setup(c, &s, given_or(clb_settings_get()->euler_local, 0), given_or(clb_settings_get()->euler_groups, 0),
                     s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s)
                     : s.row->kind == EU_TILE2D  ? given_or(clb_settings_get()->euler_tile2d_steps, 0)
                                                 : 0) != CLB_OK)
         goto cleanup;
+    double setup_s = c->started > 0 ? clb_now() - c->started : -1; /* sizes, host data, build, upload */
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;
     if (clb_result_set_samples(res, x, n, "ns", 0,
-                               eu_is_host(s.row->kind) ? "wall_clock_monotonic per run"
+                               eu_is_host(s.row) ? "wall_clock_monotonic per run"
                                                     : "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
     eu_record(res, &s, res->value);
+    app_total_time(c, setup_s, res->value * 1e-9 * (double)s.o.n * (double)s.steps,
+                   eu_on_cl(s.row) ? s.g[eu_cl_result(&s)] : NULL, eu_on_cl(s.row) ? s.o.n * s.elem : 0);
 cleanup:
     if (d->err != CLB_OK && s.row->kind != EU_SWEEP) /* the configuration that failed */
         clb_param_num(res, "n", (double)s.o.n);
@@ -105,14 +109,22 @@ cleanup:
     return d->err;
 }
 
-/* The registry (lib/core/groups.h: CLB_GROUP(euler)); arg: an eu_row. */
-#define EU_ARGS(p, f)                                                                   \
-    {{p, f, EU_SEQ, EU_MULT, 0},      {p, f, EU_PTHREADS, EU_MULT, 0}, {p, f, EU_LINEAR, EU_MULT, 0}, \
-     {p, f, EU_COALESCED, EU_MULT, 0}, {p, f, EU_VECTOR, EU_MULT, 0},  {p, f, EU_DIA_ROW, EU_MULT, 0}, \
-     {p, f, EU_DIA_ROW, EU_ADD, 0},   {p, f, EU_DIA_ROW, EU_KORR, 0},  {p, f, EU_DIA_COL, EU_KORR, 0}, \
-     {p, f, EU_HONEYCOMB, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 1}, \
-     {p, f, EU_SWEEP, EU_KORR, 2}, {p, f, EU_SWEEP, EU_KORR, 3}, {p, f, EU_TILE2D, EU_MULT, 0}}
-static const eu_row eu_args[2][2][15] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
+/* The registry (lib/core/groups.h: CLB_GROUP(euler)); arg: an eu_row {problem, fp64, kind,
+ * strategy, sweep, vectorized, volatile}. Rows 15-21 are seed 003's remaining variants. */
+#define EU_ARGS(p, f)                                                                                  \
+    {{p, f, EU_SEQ, EU_MULT, 0, 0, 0},       {p, f, EU_PTHREADS, EU_MULT, 0, 0, 0},                      \
+     {p, f, EU_LINEAR, EU_MULT, 0, 0, 0},    {p, f, EU_COALESCED, EU_MULT, 0, 0, 0},                     \
+     {p, f, EU_VECTOR, EU_MULT, 0, 0, 0},    {p, f, EU_DIA_ROW, EU_MULT, 0, 0, 0},                       \
+     {p, f, EU_DIA_ROW, EU_ADD, 0, 0, 0},    {p, f, EU_DIA_ROW, EU_KORR, 0, 0, 0},                       \
+     {p, f, EU_DIA_COL, EU_KORR, 0, 0, 0},   {p, f, EU_HONEYCOMB, EU_KORR, 0, 0, 0},                     \
+     {p, f, EU_SWEEP, EU_KORR, 0, 0, 0},     {p, f, EU_SWEEP, EU_KORR, 1, 0, 0},                         \
+     {p, f, EU_SWEEP, EU_KORR, 2, 0, 0},     {p, f, EU_SWEEP, EU_KORR, 3, 0, 0},                         \
+     {p, f, EU_TILE2D, EU_MULT, 0, 0, 0},    {p, f, EU_DIA_GLOBAL, EU_KORR, 0, 0, 0},                    \
+     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 0},   {p, f, EU_COALESCED, EU_MULT, 0, 0, 1},                     \
+     {p, f, EU_VECTOR, EU_MULT, 0, 0, 1},    {p, f, EU_DIA_ROW, EU_KORR, 0, 0, 1},                       \
+     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 1},   {p, f, EU_SWEEP, EU_KORR, 4, 0, 0},                         \
+     {p, f, EU_SWEEP, EU_KORR, 5, 0, 0}}
+static const eu_row eu_args[2][2][23] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
                                          {EU_ARGS(EU_BRUSS, 0), EU_ARGS(EU_BRUSS, 1)}};
 
 #define EU_ROW(p, pn, PD, f, fn, req, v, vn, VD)                                                \
@@ -131,11 +143,20 @@ static const eu_row eu_args[2][2][15] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 9, "honeycomb", "honeycomb tiling, korrStrat"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 10, "sweep_groups", "coalesced and row-diamond time against the work-group count (curves; headline: best point)"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 11, "sweep_local", "coalesced and row-diamond time against the work-group size (curves; headline: best point)"), \
-    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)")
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 15, "diamond_global", "row-wise diamonds in global memory only (no local memory), korrStrat"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 16, "diamond_row_vectorized", "row-wise diamond tiling, korrStrat, vectorized problem function"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 17, "coalesced_volatile", "coalesced, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 18, "vectorized_volatile", "vectorized problem function, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 19, "diamond_row_volatile", "row-wise diamond tiling, korrStrat, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 20, "diamond_row_vectorized_volatile", "row-wise diamonds, korrStrat, vectorized problem function, global vectors volatile"), \
+    EU_ROW(p, pn, PD, f, fn, 0, 21, "sweep_threads", "pthreads time against the thread count 1 .. cores (curve; headline: best point)")
 
 #define EU_STRATEGY_SWEEP(f, fn, req)                                                           \
     EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 13,    \
-           "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)")
+           "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)"), \
+    EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 22,    \
+           "sweep_n", "linear (coalesced), row diamonds and honeycomb against n = 1/16 .. 2 x the row's n (curves; headline: best point)")
 
 #define EU_TILE2D_ROW(f, fn, req)                                                               \
     EU_ROW(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", f, fn, (req) | CLB_REQ_COMPILER, 14,   \
