@@ -1,0 +1,46 @@
+/* MonteCarloPi's random numbers: the one definition of seed 004's getRandom (TORMENT OpenACC,
+ * Fig. 1) and of sample i's seed, shared by the host (mcpi.h), the OpenCL kernels (mcpi.cl:
+ * cmake/EmbedKernelsScript.cmake pastes this file over its #include line when it embeds the
+ * kernel), the CUDA twin (lib/apps/cuda/cuda_twins.cu) and the tests' fake twin. Written in
+ * the common subset of C11, OpenCL C 1.2 and CUDA C++. */
+#ifndef CLB_MCPI_RNG_H
+#define CLB_MCPI_RNG_H
+
+#if defined(__OPENCL_VERSION__)
+#define MCPI_FN
+#define MCPI_U32 uint
+#elif defined(__CUDACC__)
+#include <stdint.h>
+#define MCPI_FN __device__ __forceinline__ static
+#define MCPI_U32 uint32_t
+#else
+#include <stdint.h>
+#define MCPI_FN static inline
+#define MCPI_U32 uint32_t
+#endif
+
+/* The LCG's constants (glibc's rand_r). */
+#define MCPI_LCG_A 1103515245u
+#define MCPI_LCG_C 12345u
+
+/* Sample i's seed from seed27 = i * 27 (mod 2^32): a kernel may step seed27 instead of
+ * multiplying. */
+#define MCPI_SEED(seed27) (1987u ^ (seed27))
+
+/* The seed's getRandom with `next` pinned to 32 bits: the bits it extracts (16..26) lie below
+ * bit 32, so an `unsigned long` next (64 bits) gives the same values. Three LCG steps give
+ * 11 + 10 + 10 bits: [0, 2^31). */
+MCPI_FN MCPI_U32 mcpi_get_random(MCPI_U32 *seed)
+{
+    MCPI_U32 next = *seed, result;
+    next = next * MCPI_LCG_A + MCPI_LCG_C;
+    result = (next >> 16) % 2048u;
+    next = next * MCPI_LCG_A + MCPI_LCG_C;
+    result = (result << 10) ^ ((next >> 16) % 1024u);
+    next = next * MCPI_LCG_A + MCPI_LCG_C;
+    result = (result << 10) ^ ((next >> 16) % 1024u);
+    *seed = next;
+    return result;
+}
+
+#endif
