@@ -117,19 +117,24 @@ static double f_work(const void *state, uint64_t scale)
     return items * s->fetch * 4.0 * s->vw * s->r->arrays;
 }
 
-/* GPU linear reads outside --quick: >= READ_GPU_BYTES. One launch reads one pass, and a
- * launch's ramp-up and last partial wave cost a few microseconds whatever its length: at
- * 256 MiB an H100 launch lasted 90 us (clpeak 1.1.2 reads 512 MiB per launch). Measurement
- * hook CLBENCH_READ_BYTES=N sets N bytes (rounded down to MiB) on any device (docs/cli.md). */
+/* GPU linear rows outside --quick (read_linear, write, STREAM): >= READ_GPU_BYTES per array.
+ * One launch covers one pass, and a launch's ramp-up and last partial wave cost a few
+ * microseconds whatever its length: at 256 MiB an H100 read launch lasted 90 us (clpeak 1.1.2
+ * reads 512 MiB per launch), and on the H200 the straightforward float4 STREAM moved 2-5 % more
+ * per second at 1 GiB per array than at 256 MiB (docs/results/stream-2026-11-25-h200.md).
+ * Measurement hook CLBENCH_READ_BYTES=N sets read_linear's N bytes (rounded down to MiB) on any
+ * device (docs/cli.md). */
 #define READ_GPU_BYTES (1ull << 30)
 static cl_ulong read_bytes(clb_ctx *c, const fstate *s, cl_ulong bytes)
 {
-    const char *env = getenv("CLBENCH_READ_BYTES");
+    int linear_read = s->r->kind == F_READ && s->r->pattern == 0;
+    const char *env = linear_read ? getenv("CLBENCH_READ_BYTES") : NULL;
     int gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
     cl_ulong want = env && *env ? strtoull(env, NULL, 0) >> 20 << 20 : READ_GPU_BYTES;
-    cl_ulong cap = s->m.global_mem / 4 < s->m.max_alloc ? s->m.global_mem / 4 : s->m.max_alloc;
+    cl_ulong cap = s->m.global_mem / 4 / s->r->arrays;
+    cap = cap < s->m.max_alloc ? cap : s->m.max_alloc;
     cap = cap < (4ull << 30) ? cap : 4ull << 30; /* memory.cl indexes words with uint */
-    if (s->r->kind != F_READ || s->r->pattern != 0 || (!(env && *env) && (c->opts->quick || !gpu)))
+    if (sparse(s->r) || (!(env && *env) && (c->opts->quick || !gpu)))
         return bytes;
     while (want > cap && want > (1u << 20))
         want /= 2;
