@@ -3,7 +3,8 @@
  * form (lib/bench/memory/memory.cl, simple_*: one vector per work-item, global size = vectors) at
  * widths 1..16 and work-group sizes 128/256/1024 (and the driver's choice for write and
  * STREAM), read_linear's 16-vectors-per-work-item forms (reduced per group, or per-item sums with
- * no reduction), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
+ * no reduction; the best reduced one also at 8, 32, 64 vectors per work-item), and memory.c's
+ * chunked/tile layout at widths 1, 4, 16, are screened with a few
  * validated launches each; the runner then measures the best two in full and the higher
  * median is the result. params.variants holds every variant's figures. */
 #include "memory.h"
@@ -513,8 +514,13 @@ static size_t add_forms(const clb_ctx *c, const fstate *s, fvariant *v, size_t k
     return k;
 }
 
-/* The straightforward forms in two stages: every width at the base local size, then the other
- * local sizes for the best variant (not with --quick). */
+/* Vectors per work-item tried for the best several-per-item read besides READ_FETCH: fewer or
+ * more loads in flight per work-item, fewer or more groups to reduce. */
+static const unsigned read_fetches[] = {8, 32, 64};
+
+/* The straightforward forms in three stages: every width at the base local size, then the other
+ * local sizes for the best variant, then (when that is a several-per-item read) the other
+ * vectors per work-item at its width and local size (not with --quick). */
 static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n, unsigned forms)
 {
     size_t first = *n, k = add_forms(c, s, v, *n, forms);
@@ -526,8 +532,18 @@ static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n, un
         w.local = local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0;
         k = add_simple(s, v, k, &w);
     }
+    if (screen(c, s, v + second, k - second) != CLB_OK)
+        return c->diag.err;
+    size_t third = k;
+    b = best_simple(v, k);
+    for (size_t j = 0; b < k && !c->opts->quick && v[b].fetch > 1 && !v[b].per_item &&
+                       j < sizeof read_fetches / sizeof read_fetches[0]; j++) {
+        fvariant w = v[b];
+        w.fetch = read_fetches[j];
+        k = add_simple(s, v, k, &w);
+    }
     *n = k;
-    return screen(c, s, v + second, k - second);
+    return screen(c, s, v + third, k - third);
 }
 
 static int by_screen(const void *x, const void *y)
