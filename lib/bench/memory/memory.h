@@ -65,7 +65,7 @@ void mem_sweep_opts(const clb_ctx *c, unsigned reps, clb_run_opts *o);
 clb_error mem_read_at_size(clb_ctx *c, cl_ulong bytes, unsigned vw, const clb_run_opts *opts,
                            clb_result *out);
 
-/* memory.c: helpers shared with memory_stream.c. Random words (caller frees), a random
+/* memory_buffers.c: helpers shared by memory.c and memory_stream.c. Random words (caller frees), a random
  * permutation of 0..n-1 (caller frees), a buffer created (and written from host, if not NULL). */
 cl_uint *mem_host_random(size_t words, uint64_t seed);
 cl_uint *mem_random_permutation(size_t n, uint64_t seed);

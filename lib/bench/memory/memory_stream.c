@@ -3,7 +3,8 @@
  * form (lib/bench/memory/memory.cl, simple_*: one vector per work-item, global size = vectors) at
  * widths 1..16 and work-group sizes 128/256/1024 (and the driver's choice for write and
  * STREAM), read_linear's 16-vectors-per-work-item forms (reduced per group, or per-item sums with
- * no reduction), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
+ * no reduction; the best reduced one also at 8, 32, 64 vectors per work-item), and memory.c's
+ * chunked/tile layout at widths 1, 4, 16, are screened with a few
  * validated launches each; the runner then measures the best two in full and the higher
  * median is the result. params.variants holds every variant's figures. */
 #include "bench/memory/memory.h"
@@ -117,20 +118,24 @@ static double f_work(const void *state, uint64_t scale)
     return items * s->fetch * 4.0 * s->vw * s->r->arrays;
 }
 
-/* GPU linear reads outside --quick: >= READ_GPU_BYTES. One launch reads one pass, and a
- * launch's ramp-up and last partial wave cost a few microseconds whatever its length: at
- * 256 MiB an H100 launch lasted 90 us (clpeak 1.1.2 reads 512 MiB per launch). Measurement
- * hook clb_settings.read_bytes (CLBENCH_READ_BYTES) sets the bytes (rounded down to MiB) on any
+/* GPU linear rows outside --quick (read_linear, write, STREAM): >= READ_GPU_BYTES per array.
+ * One launch covers one pass, and a launch's ramp-up and last partial wave cost a few
+ * microseconds whatever its length: at 256 MiB an H100 read launch lasted 90 us (clpeak 1.1.2
+ * reads 512 MiB per launch), and on the H200 the straightforward float4 STREAM moved 2-5 % more
+ * per second at 1 GiB per array than at 256 MiB (docs/results/stream-2026-11-25-h200.md).
+ * Measurement hook clb_settings.read_bytes (CLBENCH_READ_BYTES=N) sets read_linear's N bytes (rounded down to MiB) on any
  * device (docs/cli.md). */
 #define READ_GPU_BYTES (1ull << 30)
 static cl_ulong read_bytes(clb_ctx *c, const fstate *s, cl_ulong bytes)
 {
-    cl_ulong given = clb_settings_get()->read_bytes;
+    int linear_read = s->r->kind == F_READ && s->r->pattern == 0;
+    cl_ulong given = linear_read ? clb_settings_get()->read_bytes : 0;
     int env = given > 0, gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
     cl_ulong want = env ? given >> 20 << 20 : READ_GPU_BYTES;
-    cl_ulong cap = s->m.global_mem / 4 < s->m.max_alloc ? s->m.global_mem / 4 : s->m.max_alloc;
+    cl_ulong cap = s->m.global_mem / 4 / s->r->arrays;
+    cap = cap < s->m.max_alloc ? cap : s->m.max_alloc;
     cap = cap < (4ull << 30) ? cap : 4ull << 30; /* memory.cl indexes words with uint */
-    if (s->r->kind != F_READ || s->r->pattern != 0 || (!env && (c->opts->quick || !gpu)))
+    if (sparse(s->r) || (!env && (c->opts->quick || !gpu)))
         return bytes;
     while (want > cap && want > (1u << 20))
         want /= 2;
@@ -509,8 +514,13 @@ static size_t add_forms(const clb_ctx *c, const fstate *s, fvariant *v, size_t k
     return k;
 }
 
-/* The straightforward forms in two stages: every width at the base local size, then the other
- * local sizes for the best variant (not with --quick). */
+/* Vectors per work-item tried for the best several-per-item read besides READ_FETCH: fewer or
+ * more loads in flight per work-item, fewer or more groups to reduce. */
+static const unsigned read_fetches[] = {8, 32, 64};
+
+/* The straightforward forms in three stages: every width at the base local size, then the other
+ * local sizes for the best variant, then (when that is a several-per-item read) the other
+ * vectors per work-item at its width and local size (not with --quick). */
 static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n, unsigned forms)
 {
     size_t first = *n, k = add_forms(c, s, v, *n, forms);
@@ -522,8 +532,18 @@ static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n, un
         w.local = local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0;
         k = add_simple(s, v, k, &w);
     }
+    if (screen(c, s, v + second, k - second) != CLB_OK)
+        return c->diag.err;
+    size_t third = k;
+    b = best_simple(v, k);
+    for (size_t j = 0; b < k && !c->opts->quick && v[b].fetch > 1 && !v[b].per_item &&
+                       j < sizeof read_fetches / sizeof read_fetches[0]; j++) {
+        fvariant w = v[b];
+        w.fetch = read_fetches[j];
+        k = add_simple(s, v, k, &w);
+    }
     *n = k;
-    return screen(c, s, v + second, k - second);
+    return screen(c, s, v + third, k - third);
 }
 
 static int by_screen(const void *x, const void *y)
