@@ -80,7 +80,7 @@ static int dgemm(int variant, size_t n, const double *a, const double *b, double
 
 /* Seed 004's sample i (lib/apps/mcpi/mcpi.cl): x x + y y <= 1 + 2^-23 in float; getRandom and
  * the seed from their one definition. */
-#include "apps/mcpi/mcpi_rng.h"
+#include "../lib/apps/mcpi/mcpi_rng.h"
 
 static int mcpi(unsigned long long n, unsigned reps, double *t, unsigned long long *inside, char *err,
                 size_t errlen)

@@ -2,7 +2,7 @@
  * CUDA twin) against seed 004's text, which lives only here: equal values and equal next state
  * for the seeds of the first 2^22 samples and of 2^22 more spread over all 2^32 states, twice
  * each (x, then y). Host and kernels share the definition, so only this test sees it drift. */
-#include "apps/mcpi/mcpi_rng.h"
+#include "../lib/apps/mcpi/mcpi_rng.h"
 
 #include <stdio.h>
 
