@@ -168,6 +168,7 @@ static void run_batch(device_run *dr, const clb_bench **b, size_t n)
         size_t k = 0;
         for (; k < n - done && k < MAX_WORKER_ARGS; k++)
             names[k] = b[done + k]->name;
+        size_t end = done + k; /* this worker's last name: beyond it, a worker's end is no loss */
         worker_args w;
         build_worker_args(dr->o, dr->ref, dr->want_entry && !dr->entry, names, k, &w);
         clb_child *c = NULL;
@@ -216,7 +217,7 @@ static void run_batch(device_run *dr, const clb_bench **b, size_t n)
                 clb_child_kill(c);
                 snprintf(why, sizeof why, "the run was stopped by signal %d", cli_stop_signal());
                 record_lost(dr, b[done++], CLB_STATUS_INTERRUPTED, why);
-            } else if (done < n) {
+            } else if (done < end) {
                 int sig = clb_child_describe_end(c, how, sizeof how);
                 snprintf(why, sizeof why, "%s while running %s", how, b[done]->name);
                 record_lost(dr, b[done++], ev == CLB_CHILD_TIMEOUT || sig < 0 ? CLB_STATUS_TIMEOUT
