@@ -200,7 +200,7 @@ static int plausible(const int *point, void *user)
         return 0;
     if (fixed_rung((size_t)point[0])) /* its rung runs here too: the device's limits decide at set-up */
         return 1;
-    if (b->family == 3 && t->cpu)
+    if (t->family < 0 && b->family == 3 && t->cpu)
         return 0;
     if (b->family == 3) /* its vectors are the layout, not a width to match */
         return ((b->vw == 4 && b->dbuf) || t->prec == 8) && gemm_warp_local_bytes(b, t->prec) <= t->local_mem &&
@@ -268,7 +268,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     size_t valid = 0;
     const char *budget = getenv("CLBENCH_TUNE_BUDGET");
     clb_tune_opts_default(&o);
-    o.budget_s = budget ? atof(budget) : 0; /* the 51 candidates are searched whole */
+    o.budget_s = budget ? atof(budget) : 0; /* the 52 candidates are searched whole */
     o.max_evals = c->opts->quick ? (size_t)nfixed + 3 : 0; /* quick: the fixed rungs' and three more */
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
