@@ -50,6 +50,8 @@ for i, name in enumerate(rungs):
         fail("%s seed_speedup %s" % (name, p.get("seed_speedup")))
     if p.get("seed_sequential_row") != "app.sgemm.seq_jik" or not p.get("speedup_vs_seed_sequential", 0) > 0:
         fail("%s lacks its speedup over the seed's sequential loop" % name)
+if "seed_speedup" in by.get("app.dgemm.coalesced", {}).get("params", {}):
+    fail("app.dgemm.coalesced carries the seed's figure: the seed measured float only")
 for name in extra + loops:
     p = by.get("app.sgemm." + name, {}).get("params", {})
     if "rung_index" in p or "seed_speedup" in p:

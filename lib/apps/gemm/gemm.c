@@ -162,14 +162,14 @@ static void blk_params(clb_result *res, const gemm_blk *b)
 
 /* Seed 002's own speedup for this rung (CPUTime / GPUTotalTime as its logs print it) on the
  * seed's device of this kind, and the row ours compares with: the seed's CPUTime is its
- * unblocked c-r-cr (j-i-k) loop, app.<app>.seq_jik here. */
-static void seed_params(clb_ctx *c, const gemm_arg *a, const gemm_rung *r)
+ * unblocked c-r-cr (j-i-k) loop, app.sgemm.seq_jik here (the seed measured float only). */
+static void seed_params(clb_ctx *c, const gemm_rung *r)
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     clb_param_num(c->res, "seed_speedup", cpu ? r->seed_x_cpu : r->seed_x_gpu);
     clb_param_str(c->res, "seed_speedup_device", cpu ? "the seed's CPU through OpenCL (_device = 0), n = 2000"
                                                      : "Radeon HD 4870 (_device = 1), n = 2000");
-    clb_param_str(c->res, "seed_sequential_row", a->prec == 4 ? "app.sgemm.seq_jik" : "app.dgemm.seq_jik");
+    clb_param_str(c->res, "seed_sequential_row", "app.sgemm.seq_jik");
 }
 
 static clb_error gemm_cl_run(clb_ctx *c, clb_result *res)
@@ -193,8 +193,8 @@ static clb_error gemm_cl_run(clb_ctx *c, clb_result *res)
     if (r->kind == RK_2D || r->kind == RK_ROW)
         clb_param_str(res, "b_layout", r->bt ? "column-major (B transposed on the host before the upload, untimed, as the seed generates it)"
                                              : "row-major");
-    if (r->seed_x_cpu > 0)
-        seed_params(c, a, r);
+    if (r->seed_x_cpu > 0 && a->prec == 4) /* the seed measured float only */
+        seed_params(c, r);
     clb_param_str(res, "peer_row", a->prec == 4 ? "compute.fp32.fma" : "compute.fp64.fma");
     if (r->kind == RK_BLOCK || r->kind == RK_VEC)
         blk_params(res, &blk);
