@@ -9,19 +9,26 @@ trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails+1)); }
-"$bin" run --quick --reps 3 app.sgemm.sequential app.sgemm.naive app.sgemm.tiled app.sgemm.cuda \
+"$bin" run --quick --reps 3 app.sgemm.sequential app.sgemm.naive app.sgemm.coalesced app.sgemm.seq_jik app.sgemm.tiled app.sgemm.cuda \
     app.saxpy.opencl compute.fp32.fma --json "$tmp/r.json" >"$tmp/out.txt" || fail "run exit $?"
 cat "$tmp/out.txt"
 grep -q '^-- ladder: sgemm on .*(GFLOP/s; % of compute.fp32.fma)$' "$tmp/out.txt" || fail "no sgemm ladder title"
 grep -q '^-- ladder: saxpy on ' "$tmp/out.txt" || fail "no saxpy ladder"
 [ "$(grep -c '^-- ladder:' "$tmp/out.txt")" = 2 ] || fail "want exactly 2 ladders (sgemm, saxpy)"
-# The sgemm table: its rungs in order, and x previous of tiled = tiled / naive (4 digits shown).
+# The sgemm table: its rungs in order, and x previous of tiled = tiled / coalesced (4 digits shown).
 awk '/^-- ladder: sgemm/{t=1; next} /^-- ladder/{t=0} t && $1 != "rung" && NF {print $1}' "$tmp/out.txt" | tr '\n' ' ' >"$tmp/order"
-[ "$(cat "$tmp/order")" = "sequential naive tiled cuda " ] || fail "sgemm rung order: $(cat "$tmp/order")"
-awk '/^-- ladder: sgemm/{t=1} t && $1 == "naive" {n=$3} t && $1 == "tiled" {v=$3; p=$5}
+[ "$(cat "$tmp/order")" = "sequential naive coalesced tiled seq_jik cuda " ] || fail "sgemm rung order: $(cat "$tmp/order")"
+awk '/^-- ladder: sgemm/{t=1} t && $1 == "coalesced" {n=$3} t && $1 == "tiled" {v=$3; p=$5}
      END {r = v / n; if (!(n > 0 && p > 0 && (p - r) / r < 0.02 && (r - p) / r < 0.02)) { print "x previous " p " vs " r; exit 1 } }' \
-    "$tmp/out.txt" || fail "tiled's x previous is not tiled / naive"
-grep -Eq '^  cuda +unsupported +- +- +- +- +- +-$' "$tmp/out.txt" || fail "cuda twin row is not an unsupported line without numbers"
+    "$tmp/out.txt" || fail "tiled's x previous is not tiled / coalesced"
+# Seed 002's rungs: ours over the seed's sequential loop (seq_jik), and the seed's own figure
+# (CPUTime / GPUTotalTime on its CPU: 12.479 for rung 1, 16.207 for rung 2).
+awk '/^-- ladder: sgemm/{t=1} t && $1 == "seq_jik" {s=$3} t && $1 == "coalesced" {v=$3; x=$7; f=$8}
+     END {r = v / s; if (!(s > 0 && x > 0 && (x - r) / r < 0.02 && (r - x) / r < 0.02 && f == "16.21")) { print "x seed seq " x " vs " r ", seed x " f; exit 1 } }' \
+    "$tmp/out.txt" || fail "coalesced's seed columns"
+awk '/^-- ladder: sgemm/{t=1} t && $1 == "naive" && $8 != "12.48" {exit 1}' "$tmp/out.txt" || fail "naive's seed figure"
+grep -Eq '^  tiled +ok( +[0-9.]+){4} +- +-( +[0-9.e+-]+){2}$' "$tmp/out.txt" || fail "tiled (no seed 002 rung) shows seed columns"
+grep -Eq '^  cuda +unsupported( +-){8}$' "$tmp/out.txt" || fail "cuda twin row is not an unsupported line without numbers"
 python3 - "$tmp/r.json" <<'PY' || fail "app.sgemm.cuda in JSON"
 import json, sys
 r = {x["name"]: x for x in json.load(open(sys.argv[1]))["devices"][0]["results"]}["app.sgemm.cuda"]
@@ -29,7 +36,8 @@ sys.exit(not (r["status"] == "unsupported" and "NVIDIA" in r["reason"] and r.get
 PY
 "$bin" report "$tmp/r.json" --markdown "$tmp/r.md" || fail "report exit $?"
 grep -q '^### Ladder: sgemm on ' "$tmp/r.md" || fail "no ladder in the Markdown report"
-grep -Eq '^\| tiled \| ok \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.e+-]+ \| [0-9.e+-]+ \|$' "$tmp/r.md" || fail "Markdown tiled row incomplete"
+grep -Eq '^\| tiled \| ok \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| - \| - \| [0-9.e+-]+ \| [0-9.e+-]+ \|$' "$tmp/r.md" || fail "Markdown tiled row incomplete"
+grep -Eq '^\| coalesced \| ok( \| [0-9.]+){5} \| 16.21 \| [0-9.e+-]+ \| [0-9.e+-]+ \|$' "$tmp/r.md" || fail "Markdown coalesced row lacks the seed's columns"
 # The seeds' total time (setup + one run's kernel + read-back) beside the kernel time: in every
 # ok app row, kernel_s the median run (work / kernel_s = the median rate), the table shows both.
 python3 - "$tmp/r.json" "$tmp/out.txt" <<'PY' || fail "kernel_s / total_s"

@@ -57,6 +57,11 @@ static void annotate_one(cJSON *results, cJSON *r)
     const cJSON *seq = rj_ok_in(results, name);
     if (seq && seq != r)
         put(r, "speedup_vs_sequential", value_of(r) / value_of(seq));
+    /* A seed's rung: against the seed's own sequential baseline, to set beside its speedup. */
+    const char *seed_seq = param_str(r, "seed_sequential_row");
+    const cJSON *sseq = seed_seq ? rj_ok_in(results, seed_seq) : NULL;
+    if (sseq && sseq != r)
+        put(r, "speedup_vs_seed_sequential", value_of(r) / value_of(sseq));
     double idx = param_num(r, "rung_index");
     const cJSON *prev = idx > 0 ? previous_rung(results, app, idx) : NULL;
     if (prev) {

@@ -11,11 +11,14 @@ static uint64_t fresh_seed(void)
     return (uint64_t)(clb_now() * 1e9) ^ 0x9E3779B97F4A7C15ull;
 }
 
-/* Sizes: the seed ladder and the host rows at the seed's n = 2000 (DGEMM on CPU devices at
+/* Sizes: the seed's loop orders at n = 1000 (its first program's size; a plain j-i-k at 2000
+ * takes tens of seconds a run); the seed ladder and the host rows at the seed's n = 2000 (DGEMM on CPU devices at
  * 1000, so `run 'app.*'` fits in about 10 minutes on two cores); the blocked rungs and
  * CLBlast at n = 8192 (SGEMM) / 4096 (DGEMM) on GPUs, 2000 on CPU devices; --quick 100. */
 static size_t gemm_n(const clb_ctx *c, const gemm_arg *a)
 {
+    if (a->loop) /* the seed's loop orders at its first program's n = 1000 */
+        return app_size(c, LADDER_ENV, 100, 1000, 1000);
     if (!a->rung || a->rung->seed_ladder)
         return app_size(c, clb_settings_get()->gemm_ladder_n, 100, a->prec == 4 ? 2000 : 1000, 2000);
     return app_size(c, clb_settings_get()->gemm_n, 100, 2000, a->prec == 4 ? 8192 : 4096);
@@ -37,6 +40,7 @@ typedef struct host_state {
     gemm_mats m;
     void *out;
     int threaded;
+    int loop;           /* GEMM_LOOP_* + 1, or 0 */
     unsigned threads;
     uint64_t seed;
 } host_state;
@@ -49,6 +53,8 @@ static clb_error host_once(void *state, double *seconds, clb_diag *d)
     if (s->threaded) {
         if (gemm_host_pthreads(&s->m, s->out, s->threads, d) != CLB_OK)
             return d->err;
+    } else if (s->loop) {
+        gemm_host_loop(&s->m, (gemm_loop)(s->loop - 1), s->out);
     } else {
         gemm_host_sequential(&s->m, s->out);
     }
@@ -66,7 +72,7 @@ static clb_error host_validate(clb_ctx *c, void *state, clb_diag *d)
 static clb_error host_run(clb_ctx *c, int threaded)
 {
     const gemm_arg *a = c->bench->arg;
-    host_state s = {.c = c, .threaded = threaded, .threads = app_host_threads(),
+    host_state s = {.c = c, .threaded = threaded, .loop = a->loop, .threads = app_host_threads(),
                     .seed = fresh_seed()};
     size_t n = gemm_n(c, a);
     clb_diag *d = &c->diag;
@@ -75,8 +81,13 @@ static clb_error host_run(clb_ctx *c, int threaded)
         goto cleanup;
     if (!(s.out = malloc(n * n * a->prec)))
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    common_params(c, a, n, threaded ? "pthreads" : "sequential");
-    clb_param_num(c->res, "rung_index", threaded ? 1 : 0);
+    char variant[32];
+    snprintf(variant, sizeof variant, "seq_%s", gemm_loop_name((gemm_loop)(a->loop - 1)));
+    common_params(c, a, n, a->loop ? variant : threaded ? "pthreads" : "sequential");
+    if (a->loop) /* beside the ladder, not a rung of it */
+        clb_param_str(c->res, "loop_order", gemm_loop_name((gemm_loop)(a->loop - 1)));
+    else
+        clb_param_num(c->res, "rung_index", threaded ? 1 : 0);
     clb_param_num(c->res, "host_threads", threaded ? s.threads : 1);
     clb_param_str(c->res, "runs_on", "host CPU (not the OpenCL device)");
     app_timing t = {&s, host_once, 2.0 * (double)n * (double)n * (double)n, 1e-9, "GFLOP/s",
@@ -146,6 +157,18 @@ static void blk_params(clb_result *res, const gemm_blk *b)
     clb_param_num(res, "double_buffered", b->dbuf);
 }
 
+/* Seed 002's own speedup for this rung (CPUTime / GPUTotalTime as its logs print it) on the
+ * seed's device of this kind, and the row ours compares with: the seed's CPUTime is its
+ * unblocked c-r-cr (j-i-k) loop, app.sgemm.seq_jik here (the seed measured float only). */
+static void seed_params(clb_ctx *c, const gemm_rung *r)
+{
+    int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
+    clb_param_num(c->res, "seed_speedup", cpu ? r->seed_x_cpu : r->seed_x_gpu);
+    clb_param_str(c->res, "seed_speedup_device", cpu ? "the seed's CPU through OpenCL (_device = 0), n = 2000"
+                                                     : "Radeon HD 4870 (_device = 1), n = 2000");
+    clb_param_str(c->res, "seed_sequential_row", "app.sgemm.seq_jik");
+}
+
 static clb_error gemm_cl_run(clb_ctx *c, clb_result *res)
 {
     const gemm_arg *a = c->bench->arg;
@@ -162,7 +185,13 @@ static clb_error gemm_cl_run(clb_ctx *c, clb_result *res)
     if (gemm_mats_init(&m, n, a->prec, seed, d) != CLB_OK)
         goto cleanup;
     common_params(c, a, n, r->name);
-    clb_param_num(res, "rung_index", r->index);
+    if (r->index >= 0)
+        clb_param_num(res, "rung_index", r->index);
+    if (r->kind == RK_2D || r->kind == RK_ROW)
+        clb_param_str(res, "b_layout", r->bt ? "column-major (B transposed on the host before the upload, untimed, as the seed generates it)"
+                                             : "row-major");
+    if (r->seed_x_cpu > 0 && a->prec == 4) /* the seed measured float only */
+        seed_params(c, r);
     clb_param_str(res, "peer_row", a->prec == 4 ? "compute.fp32.fma" : "compute.fp64.fma");
     if (r->kind == RK_BLOCK || r->kind == RK_VEC)
         blk_params(res, &blk);
@@ -183,33 +212,13 @@ cleanup:
 
 /* ---- the ladder ---- */
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0, 0}
-#define WRP(m, n, k, tm, tn, ln, fa) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, fa}
-static const gemm_rung rungs[] = {
-    {"naive", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 2, 1},
-    {"coalesced", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 3, 1},
-    {"private_acc", RK_2D, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 4, 1},
-    {"row", RK_ROW, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 5, 1},
-    {"row_private_a", RK_ROW, 1, 0, 1, BLK(0, 0, 0, 0, 0, 0, 0), 6, 1},
-    {"row_local_b", RK_ROW, 1, 1, 1, BLK(0, 0, 0, 0, 0, 0, 0), 7, 1},
-    {"row_float4", RK_ROW, 4, 1, 1, BLK(0, 0, 0, 0, 0, 0, 0), 8, 1},
-    {"row_float4_noconv", RK_ROW, 4, 1, 1, BLK(0, 0, 0, 0, 0, 0, 0), 9, 1},
-    {"row_float8", RK_ROW, 8, 1, 1, BLK(0, 0, 0, 0, 0, 0, 0), 10, 1},
-    {"tiled", RK_TILED, 1, 0, 0, BLK(0, 0, 0, 0, 0, 0, 0), 11, 1},
-    {"regblock", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 1, 0), 12, 0},
-    {"vectorized", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 0), 13, 0},
-    {"double_buffered", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 1), 14, 0},
-    {"register_vectors", RK_VEC, 1, 0, 0, VEC(8, 8, 2), 15, 0},
-    {"warp_tiles", RK_BLOCK, 1, 0, 0, WRP(128, 128, 8, 8, 8, 8, 1), 16, 0},
-    {"tuned", RK_BLOCK, 1, 0, 0, BLK(64, 64, 16, 4, 4, 4, 1), 17, 0},
-};
-enum { NRUNGS = sizeof rungs / sizeof rungs[0] };
-
+#define R(p, i) {p, &gemm_rungs[i], 0}
+#define L(p, l) {p, NULL, GEMM_LOOP_##l + 1}
 #define ARGS(p)                                                                               \
-    {p, NULL}, {p, &rungs[0]}, {p, &rungs[1]}, {p, &rungs[2]}, {p, &rungs[3]}, {p, &rungs[4]}, \
-        {p, &rungs[5]}, {p, &rungs[6]}, {p, &rungs[7]}, {p, &rungs[8]}, {p, &rungs[9]},        \
-        {p, &rungs[10]}, {p, &rungs[11]}, {p, &rungs[12]}, {p, &rungs[13]}, {p, &rungs[14]}, {p, &rungs[15]}
+    {p, NULL, 0}, R(p, 0), R(p, 1), R(p, 2), R(p, 3), R(p, 4), R(p, 5), R(p, 6), R(p, 7),       \
+        R(p, 8), R(p, 9), R(p, 10), R(p, 11), R(p, 12), R(p, 13), R(p, 14), R(p, 15),          \
+        R(p, 16), R(p, 17), L(p, IJK), L(p, IKJ), L(p, JIK), L(p, JKI), L(p, KIJ), L(p, KJI),  \
+        L(p, BLOCKED)
 static const gemm_arg sargs[] = {ARGS(4)}, dargs[] = {ARGS(8)};
 
 clb_error gemm_clblast_run(clb_ctx *c, clb_result *res);
@@ -221,14 +230,23 @@ clb_error gemm_clblast_tuned_run(clb_ctx *c, clb_result *res);
     {"app." P ".sequential", "app", P " on the host, one thread, cache-blocked i-k-j loops (GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[0]}, \
     {"app." P ".pthreads", "app", P " on the host, all cores, one band of rows per thread (GFLOP/s)", REQ | REQP, gemm_pthreads_run, host_validate, &args[0]}, \
     {"app." P ".naive", "app", P " seed 002 rung 1: work-items down a column, sum in global memory (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[1]}, \
-    {"app." P ".coalesced", "app", P " rung 2: neighbouring work-items on neighbouring elements of C (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[2]}, \
-    {"app." P ".private_acc", "app", P " rung 3: the sum in a private variable (seed 001 listing 2, GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[3]}, \
-    {"app." P ".row", "app", P " rung 4: one row of C per work-item (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[4]}, \
-    {"app." P ".row_private_a", "app", P " rung 5: the row of A in private memory (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[5]}, \
-    {"app." P ".row_local_b", "app", P " rung 6: the column of B in local memory (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[6]}, \
-    {"app." P ".row_float4", "app", P " rung 7: dot() on 4-vectors built in the loop (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[7]}, \
-    {"app." P ".row_float4_noconv", "app", P " rung 8: 4-vectors without conversions in the loop (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[8]}, \
-    {"app." P ".row_float8", "app", P " rung 9: 8-vectors (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[9]}, \
+    {"app." P ".coalesced", "app", P " seed 002 rung 2: rung 1 with B stored column-major, read contiguously (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[2]}, \
+    {"app." P ".private_acc", "app", P " seed 002 rung 3: the sum in a private variable, B column-major (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[3]}, \
+    {"app." P ".row", "app", P " seed 002 rung 4: one row of C per work-item, B column-major (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[4]}, \
+    {"app." P ".row_private_a", "app", P " seed 002 rung 5: the row of A in private memory, B column-major (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[5]}, \
+    {"app." P ".row_local_b", "app", P " seed 002 rung 6: the column of B in local memory (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[6]}, \
+    {"app." P ".row_float4", "app", P " seed 002 rung 7: rung 5 with dot() on 4-vectors built in the loop (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[7]}, \
+    {"app." P ".row_float4_noconv", "app", P " seed 002 rung 8: the row of A held as 4-vectors (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[8]}, \
+    {"app." P ".row_float8", "app", P " seed 002 rung 9: 8-vectors (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[9]}, \
+    {"app." P ".coalesced_map", "app", P " not the seed's rung 2: mapping swapped so work-items take neighbouring columns, B row-major (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[17]}, \
+    {"app." P ".private_acc_map", "app", P " coalesced_map with the sum in a private variable (seed 001 listing 2, GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[18]}, \
+    {"app." P ".seq_ijk", "app", P " seed 002 loop orders: host, plain i-j-k loop (GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[19]}, \
+    {"app." P ".seq_ikj", "app", P " seed 002 loop orders: host, plain i-k-j loop (the seed's r-cr-c, GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[20]}, \
+    {"app." P ".seq_jik", "app", P " seed 002 loop orders: host, plain j-i-k loop (the seed's c-r-cr, its CPUTime, GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[21]}, \
+    {"app." P ".seq_jki", "app", P " seed 002 loop orders: host, plain j-k-i loop (GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[22]}, \
+    {"app." P ".seq_kij", "app", P " seed 002 loop orders: host, plain k-i-j loop (GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[23]}, \
+    {"app." P ".seq_kji", "app", P " seed 002 loop orders: host, plain k-j-i loop (GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[24]}, \
+    {"app." P ".seq_blocked", "app", P " seed 002 loop orders: host, 64 x 64 x 64 tiles, i-k-j inside (GFLOP/s)", REQ | REQP, gemm_seq_run, host_validate, &args[25]}, \
     {"app." P ".tiled", "app", P " seed 001 listing 3: 16 x 16 tiles in local memory (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[10]}, \
     {"app." P ".regblock", "app", P " 64 x 64 tiles, 4 x 4 outputs per work-item in registers (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[11]}, \
     {"app." P ".vectorized", "app", P " regblock with 4-wide global loads (GFLOP/s)", REQ | REQP, gemm_cl_run, dev_validate, &args[12]}, \

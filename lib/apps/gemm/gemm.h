@@ -17,6 +17,17 @@ typedef struct gemm_mats {
 void gemm_host_sequential(const gemm_mats *m, void *c);
 clb_error gemm_host_pthreads(const gemm_mats *m, void *c, unsigned threads, clb_diag *d);
 
+/* Seed 002's sequential loop-order comparison: C = A B by the plain triple loop in one of the
+ * six orders of (i, j, k) (i rows of C, j columns, k the sum), C zeroed first and every product
+ * added into C in memory as the seed's mul() does, or blocked (tiles of GEMM_LOOP_TILE in each
+ * index, i-k-j inside a tile). lib/apps/gemm/gemm_loops.c, built without loop interchange so
+ * that each order is the one measured. */
+typedef enum { GEMM_LOOP_IJK, GEMM_LOOP_IKJ, GEMM_LOOP_JIK, GEMM_LOOP_JKI, GEMM_LOOP_KIJ,
+               GEMM_LOOP_KJI, GEMM_LOOP_BLOCKED, GEMM_LOOP_COUNT } gemm_loop;
+#define GEMM_LOOP_TILE 64
+const char *gemm_loop_name(gemm_loop l);
+void gemm_host_loop(const gemm_mats *m, gemm_loop l, void *c);
+
 /* Checks c (n x n, leading dimension ldc, elements of m->prec bytes) against A B
  * (docs/apps/gemm.md): every element when n <= GEMM_CHECK_ALL_N, else Freivalds' test with
  * GEMM_FREIVALDS_VECTORS independent vectors of random signs (false alarm probability at most

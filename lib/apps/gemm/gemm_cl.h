@@ -29,14 +29,18 @@ typedef struct gemm_rung {
     int local_b;        /* row rungs: a __local column of B (K elements) */
     int private_a;      /* row rungs: a private row of A (KP defined) */
     gemm_blk blk;       /* blocked rungs */
-    int index;          /* position in the ladder (rung_index) */
+    int index;          /* position in the ladder (rung_index); -1: a variant outside the ladder */
     int seed_ladder;    /* runs at the ladder size (CLBENCH_GEMM_LADDER_N) */
+    int bt;             /* B uploaded column-major (transposed), as seed 002 stores it from rung 2 */
+    double seed_x_cpu;  /* seed 002's CPUTime / GPUTotalTime for this rung on its CPU (_device 0) */
+    double seed_x_gpu;  /* ... and on its Radeon HD 4870 (_device 1); 0: not a seed rung */
 } gemm_rung;
 
 /* One row: precision (4 or 8 bytes) and rung (NULL for the host rows). */
 typedef struct gemm_arg {
     size_t prec;
     const gemm_rung *rung;
+    int loop;           /* host loop-order rows: GEMM_LOOP_* + 1; 0 for the others */
 } gemm_arg;
 
 /* A rung set up on the device at size n: padded buffers, built kernel, launch geometry. */
@@ -54,6 +58,12 @@ typedef struct gemm_dev {
     size_t global[2], local[2];
     cl_uint dims;
 } gemm_dev;
+
+/* The ladder's OpenCL rungs (lib/apps/gemm/gemm.c): the tuner screens the fixed ones'
+ * configurations first. */
+const gemm_rung *gemm_rung_table(size_t *count);
+/* The rungs in ladder order (gemm_rungs.c); gemm_rung_table gives their count. */
+extern const gemm_rung gemm_rungs[];
 
 /* Builds rung r with configuration blk (blocked rungs) for m and uploads the padded inputs.
  * Unsupported configurations (local memory, work-group size) return CLB_ERR_UNSUPPORTED. */

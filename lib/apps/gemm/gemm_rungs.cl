@@ -17,9 +17,36 @@ __kernel void gemm_naive(int M, int N, int K, __global const REAL *A, __global c
         C[i * N + j] += A[i * K + k] * B[k * N + j];
 }
 
-/* Rung 2: neighbouring work-items write neighbouring elements of C (coalesced). */
+/* Seed 002, rungs 2-9 read B stored column-major (Bt, N x K: Bt[j * K + k] = B[k][j]), as the
+ * seed's genMatrices writes it from its rung 2 on: the host transposes B before the upload,
+ * outside the timed runs (the seed's generation is not timed either), so every dot product
+ * reads a row of A and a row of Bt contiguously. */
+
+/* Rung 2 (matr_mul_1dim_coalesced): rung 1's mapping, B column-major. */
 __kernel void gemm_coalesced(int M, int N, int K, __global const REAL *A,
-                             __global const REAL *B, __global REAL *C)
+                             __global const REAL *Bt, __global REAL *C)
+{
+    int i = get_global_id(0), j = get_global_id(1);
+    C[i * N + j] = 0;
+    for (int k = 0; k < K; k++)
+        C[i * N + j] += A[i * K + k] * Bt[j * K + k];
+}
+
+/* Rung 3 (matr_mul_sum_local): the sum in a private variable, one store. */
+__kernel void gemm_private_acc(int M, int N, int K, __global const REAL *A,
+                               __global const REAL *Bt, __global REAL *C)
+{
+    int i = get_global_id(0), j = get_global_id(1);
+    REAL acc = 0;
+    for (int k = 0; k < K; k++)
+        acc += A[i * K + k] * Bt[j * K + k];
+    C[i * N + j] = acc;
+}
+
+/* Not the seed's: B stays row-major and neighbouring work-items (dimension 0) take
+ * neighbouring columns j, so their reads of B are contiguous across the work-items. */
+__kernel void gemm_coalesced_map(int M, int N, int K, __global const REAL *A,
+                                 __global const REAL *B, __global REAL *C)
 {
     int j = get_global_id(0), i = get_global_id(1);
     C[i * N + j] = 0;
@@ -27,9 +54,10 @@ __kernel void gemm_coalesced(int M, int N, int K, __global const REAL *A,
         C[i * N + j] += A[i * K + k] * B[k * N + j];
 }
 
-/* Rung 3: the sum in a private variable, one store (seed 001, listing 2). */
-__kernel void gemm_private_acc(int M, int N, int K, __global const REAL *A,
-                               __global const REAL *B, __global REAL *C)
+/* The same with the sum in a private variable: seed 001's listing 2 (gemm1, column-major
+ * there, the same accesses in row-major terms). */
+__kernel void gemm_private_acc_map(int M, int N, int K, __global const REAL *A,
+                                   __global const REAL *B, __global REAL *C)
 {
     int j = get_global_id(0), i = get_global_id(1);
     REAL acc = 0;
@@ -60,23 +88,23 @@ __kernel void gemm_tiled(int M, int N, int K, __global const REAL *A, __global c
     C[i * N + j] = acc;
 }
 
-/* Seed 002, rung 4: one row of C per work-item. */
-__kernel void gemm_row(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+/* Seed 002, rung 4 (matr_mul_row_calc): one row of C per work-item. */
+__kernel void gemm_row(int M, int N, int K, __global const REAL *A, __global const REAL *Bt,
                        __global REAL *C)
 {
     int i = get_global_id(0);
     for (int j = 0; j < N; j++) {
         REAL acc = 0;
         for (int k = 0; k < K; k++)
-            acc += A[i * K + k] * B[k * N + j];
+            acc += A[i * K + k] * Bt[j * K + k];
         C[i * N + j] = acc;
     }
 }
 
 #ifdef KP
-/* Rung 5: the work-item's row of A copied once into private memory. */
+/* Rung 5 (matr_mul_row_in_private): the work-item's row of A copied once into private memory. */
 __kernel void gemm_row_private_a(int M, int N, int K, __global const REAL *A,
-                                 __global const REAL *B, __global REAL *C)
+                                 __global const REAL *Bt, __global REAL *C)
 {
     int i = get_global_id(0);
     REAL arow[KP];
@@ -85,23 +113,16 @@ __kernel void gemm_row_private_a(int M, int N, int K, __global const REAL *A,
     for (int j = 0; j < N; j++) {
         REAL acc = 0;
         for (int k = 0; k < KP; k++)
-            acc += arow[k] * B[k * N + j];
+            acc += arow[k] * Bt[j * K + k];
         C[i * N + j] = acc;
     }
 }
 
-/* The work-group copies column j of B into local memory, each work-item a strided share. */
-#define LOAD_BCOL(bcol, j)                                                         \
-    do {                                                                           \
-        barrier(CLK_LOCAL_MEM_FENCE);                                              \
-        for (int k = get_local_id(0); k < KP; k += (int)get_local_size(0))         \
-            (bcol)[k] = B[k * N + (j)];                                            \
-        barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    } while (0)
-
-/* Rung 6: plus the column of B, shared by the work-group, in local memory. */
+/* Rung 6 (matr_mul_col_local): plus column j of B (a row of Bt), copied by the work-group
+ * into local memory, each work-item a strided share; the barrier before the copy (missing in
+ * the seed's listing) keeps a fast work-item from overwriting a column others still read. */
 __kernel void gemm_row_local_b(int M, int N, int K, __global const REAL *A,
-                               __global const REAL *B, __global REAL *C,
+                               __global const REAL *Bt, __global REAL *C,
                                __local REAL *bcol)
 {
     int i = get_global_id(0);
@@ -109,7 +130,10 @@ __kernel void gemm_row_local_b(int M, int N, int K, __global const REAL *A,
     for (int k = 0; k < KP; k++)
         arow[k] = A[i * K + k];
     for (int j = 0; j < N; j++) {
-        LOAD_BCOL(bcol, j);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = get_local_id(0); k < KP; k += (int)get_local_size(0))
+            bcol[k] = Bt[j * K + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
         REAL acc = 0;
         for (int k = 0; k < KP; k++)
             acc += arow[k] * bcol[k];
@@ -117,55 +141,58 @@ __kernel void gemm_row_local_b(int M, int N, int K, __global const REAL *A,
     }
 }
 
-/* Rung 7: dot() over float4 built from scalars inside the main loop (KP % 4 == 0). */
+/* Rungs 7-9 build on rung 5, as the seed does (its fastest so far): no local memory. */
+
+/* Rung 7 (matr_mul_vect): dot() on 4-vectors assembled from scalars in the loop (KP % 4 == 0). */
 __kernel void gemm_row_float4(int M, int N, int K, __global const REAL *A,
-                              __global const REAL *B, __global REAL *C, __local REAL *bcol)
+                              __global const REAL *Bt, __global REAL *C)
 {
     int i = get_global_id(0);
     REAL arow[KP];
     for (int k = 0; k < KP; k++)
         arow[k] = A[i * K + k];
     for (int j = 0; j < N; j++) {
-        LOAD_BCOL(bcol, j);
+        __global const REAL *b = Bt + j * K;
         REAL acc = 0;
         for (int k = 0; k < KP; k += 4)
             acc += dot((REAL4)(arow[k], arow[k + 1], arow[k + 2], arow[k + 3]),
-                       (REAL4)(bcol[k], bcol[k + 1], bcol[k + 2], bcol[k + 3]));
+                       (REAL4)(b[k], b[k + 1], b[k + 2], b[k + 3]));
         C[i * N + j] = acc;
     }
 }
 
-/* Rung 8: the row and the column held as vectors, so the main loop converts nothing. */
+/* Rung 8 (matr_mul_vect_v2): the row of A held as 4-vectors, built once outside the main
+ * loop, which still assembles B's 4-vectors from scalars. */
 __kernel void gemm_row_float4_noconv(int M, int N, int K, __global const REAL *A,
-                                     __global const REAL *B, __global REAL *C,
-                                     __local REAL *bcol)
+                                     __global const REAL *Bt, __global REAL *C)
 {
     int i = get_global_id(0);
     REAL4 arow[KP / 4];
     for (int k = 0; k < KP / 4; k++)
-        arow[k] = vload4(k, A + i * K);
+        arow[k] = (REAL4)(A[i * K + 4 * k], A[i * K + 4 * k + 1], A[i * K + 4 * k + 2],
+                          A[i * K + 4 * k + 3]);
     for (int j = 0; j < N; j++) {
-        LOAD_BCOL(bcol, j);
+        __global const REAL *b = Bt + j * K;
         REAL acc = 0;
         for (int k = 0; k < KP / 4; k++)
-            acc += dot(arow[k], vload4(k, bcol)); /* vload: the local buffer's alignment is the scalar's */
+            acc += dot(arow[k], (REAL4)(b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]));
         C[i * N + j] = acc;
     }
 }
 
-/* Rung 9: eight-wide vectors (KP % 8 == 0); dot8 as in the seed, via two float4 halves. */
+/* Rung 9 (matr_mul_vect_v3): 8-vectors (KP % 8 == 0); dot8 as in the seed, via 4-vector halves. */
 __kernel void gemm_row_float8(int M, int N, int K, __global const REAL *A,
-                              __global const REAL *B, __global REAL *C, __local REAL *bcol)
+                              __global const REAL *Bt, __global REAL *C)
 {
     int i = get_global_id(0);
     REAL8 arow[KP / 8];
     for (int k = 0; k < KP / 8; k++)
         arow[k] = vload8(k, A + i * K);
     for (int j = 0; j < N; j++) {
-        LOAD_BCOL(bcol, j);
+        __global const REAL *b = Bt + j * K;
         REAL acc = 0;
         for (int k = 0; k < KP / 8; k++) {
-            REAL8 p = arow[k] * vload8(k, bcol);
+            REAL8 p = arow[k] * vload8(k, b);
             acc += dot(p.lo + p.hi, (REAL4)(1));
         }
         C[i * N + j] = acc;

@@ -16,6 +16,7 @@
 #define WR2(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 0}
 #define WR1(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 0, 3, 0, 0, 0, 0, 0, ln, 0}
 static const gemm_blk candidates[] = {
+    BLK(64, 64, 16, 4, 4, 1, 0), /* the regblock rung's (the other fixed rungs' are below) */
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
     BLK(64, 64, 32, 4, 4, 4, 1),   BLK(128, 64, 16, 8, 4, 4, 1),  BLK(64, 128, 16, 4, 8, 4, 1),
     BLK(128, 128, 8, 8, 8, 4, 1),  BLK(128, 128, 16, 8, 8, 4, 1), BLK(128, 128, 16, 8, 8, 2, 0),
@@ -52,6 +53,23 @@ static const gemm_blk candidates[] = {
     WR1(128, 128, 16, 8, 8, 8),    WR1(128, 64, 16, 8, 8, 8),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
+
+/* The fixed rung (regblock .. warp_tiles) whose configuration candidate k is, or NULL: those
+ * are screened first and past the filters below, so the tuned row is never below the best
+ * fixed rung measured in the same run (short of the noise between the screen and the rows). */
+static const char *fixed_rung(size_t k)
+{
+    size_t nr;
+    const gemm_rung *r = gemm_rung_table(&nr);
+    for (size_t i = 0; i < nr; i++) {
+        gemm_blk b = r[i].blk, cand = candidates[k];
+        if ((r[i].kind != RK_BLOCK && r[i].kind != RK_VEC) || strcmp(r[i].name, "tuned") == 0)
+            continue;
+        if (memcmp(&b, &cand, sizeof b) == 0)
+            return r[i].name;
+    }
+    return NULL;
+}
 
 /* ---- the cache (the tuning service's, lib/core/tune_cache.c) ---- */
 
@@ -178,7 +196,11 @@ static int plausible(const int *point, void *user)
 {
     const tune_state *t = user;
     const gemm_blk *b = &candidates[point[0]];
-    if (t->family >= 0 ? b->family != (unsigned)t->family : b->family == 3 && t->cpu)
+    if (t->family >= 0 && b->family != (unsigned)t->family)
+        return 0;
+    if (fixed_rung((size_t)point[0])) /* its rung runs here too: the device's limits decide at set-up */
+        return 1;
+    if (t->family < 0 && b->family == 3 && t->cpu)
         return 0;
     if (b->family == 3) /* its vectors are the layout, not a width to match */
         return ((b->vw == 4 && b->dbuf) || t->prec == 8) && gemm_warp_local_bytes(b, t->prec) <= t->local_mem &&
@@ -189,9 +211,8 @@ static int plausible(const int *point, void *user)
     return w <= 4 * (t->pref ? t->pref : 1) && (b->family || (local <= t->local_mem && wg <= t->max_wg));
 }
 
-static void describe(const int *point, char *buf, size_t n)
+static void describe_blk(const gemm_blk *b, char *buf, size_t n)
 {
-    const gemm_blk *b = &candidates[point[0]];
     if (b->family == 3)
         snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u%s%s%s", b->tsm, b->tsn,
                  b->tsk, b->wptm, b->wptn, b->ln, b->vw == 2 ? " frag=2" : "",
@@ -203,6 +224,16 @@ static void describe(const int *point, char *buf, size_t n)
     else
         snprintf(buf, n, "tiles %ux%ux%u wpt %ux%u vw=%u dbuf=%u", b->tsm, b->tsn, b->tsk, b->wptm,
                  b->wptn, b->vw, b->dbuf);
+}
+
+/* The configuration, and "(rung NAME)" for a fixed rung's. */
+static void describe(const int *point, char *buf, size_t n)
+{
+    const char *rung = fixed_rung((size_t)point[0]);
+    describe_blk(&candidates[point[0]], buf, n);
+    size_t len = strlen(buf);
+    if (rung && len < n)
+        snprintf(buf + len, n - len, " (rung %s)", rung);
 }
 
 /* Candidates that passed or could not run here (a failed check is neither). */
@@ -221,17 +252,22 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     gemm_mats m = {0};
     tune_state t = {c, r, &m, 1, prec, 0, 0, cpu, clb_settings_get()->tune_family};
     cl_device_id dev = clb_device_reference(c->dev)->device;
-    int index[NCAND];
+    int index[NCAND], nfixed = 0, k = 0;
+    for (int i = 0; i < NCAND; i++) /* the fixed rungs' configurations first */
+        if (fixed_rung((size_t)i))
+            index[k++] = i;
+    nfixed = k;
     for (int i = 0; i < NCAND; i++)
-        index[i] = i;
+        if (!fixed_rung((size_t)i))
+            index[k++] = i;
     const clb_tune_dim dim = {"candidate", index, NCAND};
     const clb_tune_space space = {&dim, 1, plausible, &t};
     clb_tune_opts o;
     clb_tune_run run = {0};
     size_t valid = 0;
     clb_tune_opts_default(&o);
-    o.budget_s = clb_settings_get()->tune_budget_s; /* 0: the 51 candidates are searched whole */
-    o.max_evals = c->opts->quick ? 3 : 0;
+    o.budget_s = clb_settings_get()->tune_budget_s; /* 0: the 52 candidates are searched whole */
+    o.max_evals = c->opts->quick ? (size_t)nfixed + 3 : 0; /* quick: the fixed rungs' and three more */
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
     *best_gflops = 0;

@@ -10,7 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef enum { S_SEQ, S_PTHREADS, S_CL, S_CL4 } saxpy_kind;
+/* S_SEED: seed 001's listing 1 as printed, C = alpha A + B into a third buffer. */
+typedef enum { S_SEQ, S_PTHREADS, S_CL, S_CL4, S_SEED } saxpy_kind;
+
+static int on_device(saxpy_kind k)
+{
+    return k == S_CL || k == S_CL4 || k == S_SEED;
+}
 
 typedef struct saxpy_state {
     clb_ctx *c;
@@ -23,7 +29,7 @@ typedef struct saxpy_state {
     cl_command_queue q;
     cl_program prog;
     cl_kernel k;
-    cl_mem xb, yb;
+    cl_mem xb, yb, cb; /* cb: S_SEED's output C (x is A, y is B there) */
 } saxpy_state;
 
 enum { MAX_POINTS = 16 };
@@ -42,6 +48,8 @@ static clb_error reset(saxpy_state *s, size_t n, clb_diag *d)
     }
     s->passes = 1;
     CLB_CL(d, clEnqueueWriteBuffer(s->q, s->yb, CL_TRUE, 0, n * sizeof(float), s->y0, 0, NULL, NULL));
+    if (s->kind == S_SEED) /* stale output must not pass: C starts as this run's poison */
+        clb_poison(s->c, s->cb, n * sizeof(float));
 cleanup:
     return d->err;
 }
@@ -51,7 +59,7 @@ static clb_error once(void *state, double *seconds, clb_diag *d)
 {
     saxpy_state *s = state;
     clb_diag_clear(d);
-    if (s->kind == S_CL || s->kind == S_CL4) {
+    if (on_device(s->kind)) {
         size_t g = s->kind == S_CL4 ? s->n / 4 : s->n;
         if (app_launch(s->q, s->k, 1, &g, NULL, seconds, d) != CLB_OK)
             return d->err;
@@ -86,9 +94,12 @@ clb_error saxpy_check(float a, const float *x, const float *y0, const float *y, 
     return CLB_OK;
 }
 
+/* S_SEED writes C = a x + y0 afresh at every pass: the check of one pass (after at least one). */
 static clb_error check(saxpy_state *s, const float *y, clb_diag *d)
 {
-    return saxpy_check(s->a, s->x, s->y0, y, s->n, s->runs, d);
+    if (s->kind == S_SEED && s->runs == 0)
+        return clb_diag_set(d, CLB_ERR_INVALID_RESULT, "C was never written");
+    return saxpy_check(s->a, s->x, s->y0, y, s->n, s->kind == S_SEED ? 1 : s->runs, d);
 }
 
 static clb_error validate(clb_ctx *c, void *state, clb_diag *d)
@@ -102,7 +113,8 @@ static clb_error validate(clb_ctx *c, void *state, clb_diag *d)
     float *y = malloc(s->n * sizeof *y);
     if (!y)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    CLB_CL(d, clEnqueueReadBuffer(s->q, s->yb, CL_TRUE, 0, s->n * sizeof *y, y, 0, NULL, NULL));
+    CLB_CL(d, clEnqueueReadBuffer(s->q, s->kind == S_SEED ? s->cb : s->yb, CL_TRUE, 0, s->n * sizeof *y, y, 0,
+                                  NULL, NULL));
     check(s, y, d);
 cleanup:
     free(y);
@@ -121,7 +133,7 @@ static clb_error limits(const saxpy_state *s, size_t *cache, cl_ulong *max_alloc
     long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof c, &c, NULL));
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof *max_alloc, max_alloc, NULL));
-    *cache = s->kind == S_CL || s->kind == S_CL4 ? (size_t)c
+    *cache = on_device(s->kind)                  ? (size_t)c
              : l3 > 0                             ? (size_t)l3
                                                   : (size_t)32 << 20;
 cleanup:
@@ -186,12 +198,17 @@ static clb_error setup_device(saxpy_state *s, size_t nmax, clb_diag *d)
     s->q = clb_device_queue(s->c->dev);
     if (clb_build(s->c, "saxpy", NULL, "", &s->prog) != CLB_OK)
         return d->err;
-    CLB_CL(d, s->k = clCreateKernel(s->prog, s->kind == S_CL4 ? "saxpy_float4" : "saxpy", CLB_ERRP));
+    CLB_CL(d, s->k = clCreateKernel(s->prog, s->kind == S_CL4 ? "saxpy_float4" : s->kind == S_SEED ? "saxpy_seed" : "saxpy",
+                                    CLB_ERRP));
     CLB_CL(d, s->xb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nmax * sizeof(float), s->x, CLB_ERRP));
     CLB_CL(d, s->yb = clCreateBuffer(ctx, CL_MEM_READ_WRITE, nmax * sizeof(float), NULL, CLB_ERRP));
     CLB_CL(d, clSetKernelArg(s->k, 0, sizeof s->a, &s->a));
     CLB_CL(d, clSetKernelArg(s->k, 1, sizeof s->xb, &s->xb));
     CLB_CL(d, clSetKernelArg(s->k, 2, sizeof s->yb, &s->yb));
+    if (s->kind == S_SEED) {
+        CLB_CL(d, s->cb = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, nmax * sizeof(float), NULL, CLB_ERRP));
+        CLB_CL(d, clSetKernelArg(s->k, 3, sizeof s->cb, &s->cb));
+    }
 cleanup:
     return d->err;
 }
@@ -234,7 +251,7 @@ static clb_error sweep(saxpy_state *s, const size_t *n, size_t k, double *sample
         if (point(s, n[i], samples, cap, ns, d) != CLB_OK)
             return d->err;
         if (i + 1 < k ? validate(s->c, s, d) != CLB_OK
-                      : clb_validate(s->c, s, s->yb, n[i] * sizeof(float)) != CLB_OK)
+                      : clb_validate(s->c, s, s->kind == S_SEED ? s->cb : s->yb, n[i] * sizeof(float)) != CLB_OK)
             return d->err;
         clb_stats_compute(samples, *ns, &st);
         xs[i] = 8.0 * (double)n[i];
@@ -265,12 +282,14 @@ static clb_error saxpy_run(clb_ctx *c, clb_result *res)
         goto cleanup;
     if (alloc_host(&s, n[k - 1], d) != CLB_OK)
         goto cleanup;
-    if ((s.kind == S_CL || s.kind == S_CL4) && setup_device(&s, n[k - 1], d) != CLB_OK)
+    if (on_device(s.kind) && setup_device(&s, n[k - 1], d) != CLB_OK)
         goto cleanup;
     clb_param_str(res, "app", "saxpy");
     clb_param_num(res, "rung_index", (double)s.kind);
-    if (s.kind == S_CL || s.kind == S_CL4)
+    if (on_device(s.kind))
         clb_param_str(res, "peer_row", "memory.triad");
+    if (s.kind == S_SEED)
+        clb_param_str(res, "form", "C = alpha A + B into a third buffer (seed 001, listing 1 as printed)");
     else
         clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
     clb_param_num(res, "bytes_per_element", 12);
@@ -287,6 +306,7 @@ static clb_error saxpy_run(clb_ctx *c, clb_result *res)
 cleanup:
     clb_release_mem(s.xb);
     clb_release_mem(s.yb);
+    clb_release_mem(s.cb);
     clb_release_kernel(s.k);
     clb_release_program(s.prog);
     free(s.x);
@@ -296,12 +316,13 @@ cleanup:
     return d->err;
 }
 
-static const saxpy_kind k_seq = S_SEQ, k_pth = S_PTHREADS, k_cl = S_CL, k_cl4 = S_CL4;
+static const saxpy_kind k_seq = S_SEQ, k_pth = S_PTHREADS, k_cl = S_CL, k_cl4 = S_CL4, k_seed = S_SEED;
 #define REQ (CLB_REQ_COMPILER | CLB_REQ_APP)
 const clb_bench clb_app_saxpy_rows[] = {
     {"app.saxpy.sequential", "app", "y = a x + y on the host, one thread, largest working set (GB/s; curve over sizes)", REQ, saxpy_run, validate, &k_seq},
     {"app.saxpy.pthreads", "app", "y = a x + y on the host, all cores (GB/s; curve over sizes)", REQ, saxpy_run, validate, &k_pth},
-    {"app.saxpy.opencl", "app", "y = a x + y, one element per work-item (seed 001 listing 1; GB/s, curve over sizes)", REQ, saxpy_run, validate, &k_cl},
+    {"app.saxpy.opencl", "app", "y = a x + y in place, one element per work-item (GB/s, curve over sizes)", REQ, saxpy_run, validate, &k_cl},
     {"app.saxpy.opencl_float4", "app", "y = a x + y, float4 per work-item (GB/s, curve over sizes)", REQ, saxpy_run, validate, &k_cl4},
+    {"app.saxpy.seed", "app", "C = alpha A + B into a third buffer, one element per work-item (seed 001 listing 1; GB/s, curve over sizes)", REQ, saxpy_run, validate, &k_seed},
 };
 const size_t clb_app_saxpy_row_count = sizeof clb_app_saxpy_rows / sizeof clb_app_saxpy_rows[0];
