@@ -18,7 +18,7 @@ static uint64_t fresh_seed(void)
 static size_t gemm_n(const clb_ctx *c, const gemm_arg *a)
 {
     if (a->loop) /* the seed's loop orders at its first program's n = 1000 */
-        return app_size(c, LADDER_ENV, 100, 1000, 1000);
+        return app_size(c, clb_settings_get()->gemm_ladder_n, 100, 1000, 1000);
     if (!a->rung || a->rung->seed_ladder)
         return app_size(c, clb_settings_get()->gemm_ladder_n, 100, a->prec == 4 ? 2000 : 1000, 2000);
     return app_size(c, clb_settings_get()->gemm_n, 100, 2000, a->prec == 4 ? 8192 : 4096);
