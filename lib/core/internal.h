@@ -3,6 +3,8 @@
 #define CLB_INTERNAL_H
 
 #include "clbench.h"
+#include "core/settings.h"
+#include "core/tune.h"
 
 /* Shrink-and-retry (docs/measurement.md): clb_bench_run runs a row again with its size halved
  * when its buffers could not be allocated, while clb_shrink_size says a halving is left. */

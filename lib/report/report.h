@@ -18,4 +18,10 @@ const char *rep_term(const char *s);
 /* Length (1..4) of the well-formed UTF-8 character at s, 0 when s starts an invalid sequence. */
 size_t rep_utf8_len(const char *s);
 
+/* The ladder tables of one device's results, after clb_apps_annotate: per app with
+ * app rows, its rows in rung order (rows without a rung index last): status, value, speedup over
+ * sequential, over the previous rung, % of peak (or of the triad); "-" where the annotation
+ * added nothing. Plain text, or Markdown tables when markdown. Nothing without app rows. */
+void clb_report_ladder(FILE *f, const cJSON *results, const char *device, int markdown);
+
 #endif
