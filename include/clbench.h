@@ -378,6 +378,12 @@ cJSON *clb_devdb_entry_from_results(const cJSON *device_entry, const char *file,
 /* ------------------------------------------------------------------ results document */
 
 #define CLB_SCHEMA_VERSION "1.0.0"
+/* The library's version, CMake's project version (the api_outside_client test compares them).
+ * MAJOR changes on every break of this header's API or ABI, and with it the soname
+ * libclbench.so.MAJOR (docs/api.md). */
+#define CLB_VERSION_MAJOR 0
+#define CLB_VERSION_MINOR 1
+#define CLB_VERSION_PATCH 0
 #define CLB_VERSION "0.1.0"
 
 /* A new document {"schema_version", "provenance", "devices": []}. argv is recorded as the
