@@ -184,13 +184,6 @@ void clb_icd_print(const cJSON *icd, FILE *f);
  * type and size, cache line and size. Compiles a probe kernel on dev. Caller frees. */
 cJSON *clb_derived_json(clb_device *dev);
 
-/* ------------------------------------------------------------------ kernels */
-
-/* Source of an embedded kernels/NAME.cl (NAME without ".cl"), or NULL. Borrowed, static. */
-const char *clb_kernel_source(const char *name);
-size_t clb_kernel_count(void);
-const char *clb_kernel_name_at(size_t i); /* static */
-
 /* ------------------------------------------------------------------ results */
 
 #define CLB_STATUS_LIST(X)                       \
@@ -457,26 +450,6 @@ clb_error clb_report_html_ex(FILE *f, const clb_report_src *src, size_t n, const
 clb_error clb_report_csv(FILE *f, const clb_report_src *src, size_t n);
 /* The same rows as a Markdown table. */
 clb_error clb_report_markdown(FILE *f, const clb_report_src *src, size_t n);
-
-/* A series of a line plot: a curve object {"x_name","x_unit","y_name","y_unit","x_log",
- * "points": [[x,y],...], "label"} (docs/report.md) and the legend text (NULL: its label). */
-typedef struct clb_plot_series {
-    const cJSON *curve;
-    const char *label;
-} clb_plot_series;
-/* Writes an inline <svg> line plot of the series with axes, ticks (logarithmic x when the
- * first curve says x_log), axis labels and a legend. */
-void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title);
-/* A horizontal reference line in the y unit of the plot: a physical limit (dashed) or a peer
- * measured in the same run (dotted), labelled on the line. */
-typedef struct clb_plot_ref {
-    double value;
-    const char *label;
-    int dashed; /* 1: physical limit, 0: same-run peer */
-} clb_plot_ref;
-/* clb_svg_plot with reference lines; the y range grows to show them. */
-void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
-                       const clb_plot_ref *refs, size_t nrefs);
 
 /* Outcome of clb_compare; the numbers are the exit codes of clbench compare. */
 enum { CLB_COMPARE_OK = 0, CLB_COMPARE_REGRESSION = 1, CLB_COMPARE_UNUSABLE = 2 };

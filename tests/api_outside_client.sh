@@ -7,8 +7,9 @@
 set -eu
 build=$1 src=$2 cc=$3 version=$4 check=$5
 # The private names, as one grep list: worker processes, NVML, the tuning service and its cache,
-# the tool's settings, the verdict post-passes and the ladder printing.
-private='clb_child_|CLB_CHILD_|clb_nvml_|CLB_NVML_|clb_tune_|CLB_TUNE_|clb_settings|clb_report_ladder|clb_apps_annotate|clb_roofline_annotate|clb_roofline_model'
+# the tool's settings, the embedded kernels, the SVG plots, the verdict post-passes and the
+# ladder printing.
+private='clb_child_|CLB_CHILD_|clb_nvml_|CLB_NVML_|clb_tune_|CLB_TUNE_|clb_settings|clb_kernel_|clb_svg_|clb_plot_|clb_report_ladder|clb_apps_annotate|clb_roofline_annotate|clb_roofline_model'
 if grep -nE "$private" "$src/include/clbench.h" >&2; then
     echo "FAIL: include/clbench.h declares the private names above (docs/api.md)" >&2
     exit 1
