@@ -1,4 +1,4 @@
-/* clbench.h — the one public header of libclbench.
+/* clbench.h — the one public header of libclbench: its whole API, versioned (docs/api.md).
  *
  * Conventions
  *  - Every symbol has the prefix clb_ (types, functions) or CLB_ (macros, enum values).
