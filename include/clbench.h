@@ -1,4 +1,4 @@
-/* clbench.h — the one public header of libclbench.
+/* clbench.h — the one public header of libclbench: its whole API, versioned (docs/api.md).
  *
  * Conventions
  *  - Every symbol has the prefix clb_ (types, functions) or CLB_ (macros, enum values).
@@ -184,13 +184,6 @@ void clb_icd_print(const cJSON *icd, FILE *f);
  * type and size, cache line and size. Compiles a probe kernel on dev. Caller frees. */
 cJSON *clb_derived_json(clb_device *dev);
 
-/* ------------------------------------------------------------------ kernels */
-
-/* Source of an embedded kernels/NAME.cl (NAME without ".cl"), or NULL. Borrowed, static. */
-const char *clb_kernel_source(const char *name);
-size_t clb_kernel_count(void);
-const char *clb_kernel_name_at(size_t i); /* static */
-
 /* ------------------------------------------------------------------ results */
 
 #define CLB_STATUS_LIST(X)                       \
@@ -275,57 +268,6 @@ typedef struct clb_run_opts {
 } clb_run_opts;
 void clb_run_opts_default(clb_run_opts *o);
 
-/* Process-wide settings: sizes, forms, tuning knobs and paths the library would otherwise have
- * to look up itself. The library reads no environment variable; the tool maps its documented
- * variables (`clbench --help`, docs/cli.md "Environment") into this struct once at start-up,
- * and every worker process does the same. Zero, NULL or a negative value means "the default"
- * (given in each comment). Strings are borrowed: the caller keeps them alive while installed. */
-typedef struct clb_settings {
-    /* application sizes (0: the row's own per device type) */
-    size_t saxpy_n;             /* app.saxpy: one fixed largest n (a multiple of 16) */
-    size_t gemm_n;              /* app.*gemm.*: the matrix order */
-    size_t gemm_ladder_n;       /* the GEMM ladder rungs below tuned */
-    size_t mcpi_n;              /* app.mcpi.*: samples */
-    size_t strmatch_bytes;      /* app.strmatch.*: text bytes */
-    double app_rep_budget_s;    /* apps: seconds of repetitions per row (3; 1 to 86400) */
-    size_t euler_n, euler_grid, euler_steps; /* app.euler.*: STRING n, BRUSS2D N, steps */
-    size_t euler_local, euler_groups;        /* work-group size, groups (0: the row's choice) */
-    size_t euler_tile_groups_per_cu;         /* 1-D tiled rows (4 on GPUs, else 1) */
-    size_t euler_tile2d_points, euler_tile2d_steps; /* tiled_2d: points per item, steps per tile */
-    /* GEMM tuning */
-    const char *clblast_tuning; /* app.*gemm.clblast_tuned: tuner JSON files, ':'-separated
-                                   (NULL: the tuner's files in the current directory) */
-    int tune_family;            /* the tuned GEMM: search only this kernel family (-1: all) */
-    double tune_budget_s;       /* the tuned GEMM: search budget (0: every candidate) */
-    /* memory, transfer, microarch */
-    const char *read_forms;     /* memory.read_linear: "all" or a comma-separated form list */
-    unsigned long long read_bytes; /* memory.read_linear: array bytes on any device (MiB steps) */
-    size_t quick_bytes;         /* --quick DRAM arrays on non-GPU devices: 262144 or 524288 */
-    double transfer_max_bytes;  /* transfer.*: a smaller largest size */
-    double sustained_s;         /* microarch.sustained: duration (60; --quick 2; at most 3600) */
-    /* compute and builds */
-    const char *build_options;  /* appended to every kernel build (clbench suite --variant) */
-    const char *native_peak;    /* tools/native_peak JSON: "% of native peak" on CPU devices */
-    const char *dump_dir;       /* program binaries of measured configurations written here */
-    double clock_mhz;           /* derived peaks use this clock instead of the device's */
-    /* loaders */
-    const char *nvml_library;   /* NVML library to load (libnvidia-ml.so.1) */
-    int nvml_any_device;        /* read NVML device 0 around rows of any device (tests) */
-    const char *cuda_module;    /* the CUDA twin module to load, and no other */
-    int cuda_any_device;        /* CUDA twins on any device (tests' host-side module) */
-    /* the user's directories (tuning cache, device database) */
-    const char *home, *xdg_cache_home, *xdg_config_home;
-    /* where the caller's NAME=VALUE list lives (the tool: &environ, so always the current one);
-     * its OCL_ICD_*, POCL_* and CLBENCH_* entries go into provenance.environment (NULL: none) */
-    char **const *environment;
-} clb_settings;
-/* The defaults above (every field "unset"). */
-void clb_settings_default(clb_settings *s);
-/* Installs a copy of *s for the whole process (NULL: the defaults); call before any run. */
-void clb_settings_set(const clb_settings *s);
-/* The installed settings (the defaults until clb_settings_set). */
-const clb_settings *clb_settings_get(void);
-
 /* Capabilities a benchmark needs; checked against the device before running. */
 enum {
     CLB_REQ_NONE = 0,
@@ -363,146 +305,6 @@ int clb_bench_match(const char *pattern, const char *name);
  * CLB_OK unless res could not be initialized. */
 clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
                         clb_result *res);
-
-/* NVML readings around each row on NVIDIA GPUs (lib/device/nvml_watch.c): open once per worker
- * (NULL, and nothing changes, without NVML or on other devices; CLBENCH_NVML_ANY_DEVICE=1 is
- * the tests' hook for any device), sample before a row, and after it add params nvml_before /
- * nvml_after and mark an ok result throttled at a thermal/power limit or below the base clock.
- * All accept NULL. */
-typedef struct clb_nvml_watch clb_nvml_watch;
-clb_nvml_watch *clb_nvml_watch_open(clb_device *dev);
-void clb_nvml_watch_before(clb_nvml_watch *w);
-void clb_nvml_watch_after(clb_nvml_watch *w, clb_result *res);
-void clb_nvml_watch_close(clb_nvml_watch *w);
-
-/* ------------------------------------------------------------------ child processes */
-
-/* A worker process whose standard output is a stream of JSON documents, one per line; the
- * parent never opens an OpenCL context itself, so a driver crash or hang in the worker
- * becomes a status. Caller frees with clb_child_destroy (kills a worker still running). */
-typedef struct clb_child clb_child;
-typedef enum clb_child_event {
-    CLB_CHILD_LINE,    /* *line holds the next line (caller frees with free) */
-    CLB_CHILD_ENDED,   /* the worker closed its output and was reaped */
-    CLB_CHILD_TIMEOUT, /* no line within the deadline: the worker was killed */
-    CLB_CHILD_STOPPED  /* *stop became non-zero (a signal handler): nothing was killed */
-} clb_child_event;
-/* The longest line a worker may send (a result with all its samples and curves is far below):
- * a longer one gets the worker killed and the end described as such. */
-#define CLB_CHILD_LINE_MAX (16 << 20)
-/* Starts argv[0] (a path) with argv and the current environment, plus CLBENCH_PARENT_PID. */
-clb_error clb_child_start(char *const argv[], clb_child **out, clb_diag *d);
-/* Waits up to timeout_s for the next line, checking *stop (may be NULL) at least every second. */
-clb_child_event clb_child_next_line(clb_child *c, double timeout_s, const volatile int *stop,
-                                    char **line);
-/* The length of the line last returned by clb_child_next_line (it may hold NUL bytes). */
-size_t clb_child_line_length(const clb_child *c);
-/* Kills the worker (SIGKILL) and reaps it; accepts NULL. */
-void clb_child_kill(clb_child *c);
-/* Once the worker ended: writes how into buf and returns the signal that killed it (0: it
- * exited; -1: killed by clb_child_next_line after its deadline). */
-int clb_child_describe_end(clb_child *c, char *buf, size_t n);
-void clb_child_destroy(clb_child *c);
-/* clb_child_start tells its child the parent's pid in this environment variable. */
-#define CLB_CHILD_PARENT_VAR "CLBENCH_PARENT_PID"
-/* In a child, first thing, with the value of CLB_CHILD_PARENT_VAR (the caller reads it and
- * removes it, so that the child's own children get theirs): when not NULL, the process is
- * killed when its parent dies (PR_SET_PDEATHSIG). Returns -1 when the parent is already not
- * the process that started us (the child must exit), else 0. */
-int clb_child_bind_to_parent(const char *parent_pid);
-/* Post-pass over one device's results array (JSON, as clb_result_to_json writes them): adds
- * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
- * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */
-void clb_apps_annotate(cJSON *results);
-/* The empirical roofline of one device entry (docs/roofline.md): ceilings from its results
- * (compute.*, memory.*), the physical limits as theoretical lines, every ok row with params.flops
- * and params.bytes as a point with a verdict (ok, invalid, unchecked, host). Reads entry only;
- * caller frees with cJSON_Delete. */
-cJSON *clb_roofline_model(const cJSON *device_entry);
-/* Post-pass after a device's rows are complete: sets entry.roofline and marks every row whose
- * point lies above its roof (beyond the tolerance) invalid, its number kept as
- * params.measured_value. Returns the number of rows it marked invalid. */
-int clb_roofline_annotate(cJSON *device_entry);
-
-/* The ladder tables (issue 14) of one device's results, after clb_apps_annotate: per app with
- * app rows, its rows in rung order (rows without a rung index last): status, value, speedup over
- * sequential, over the previous rung, % of peak (or of the triad); "-" where the annotation
- * added nothing. Plain text, or Markdown tables when markdown. Nothing without app rows. */
-void clb_report_ladder(FILE *f, const cJSON *results, const char *device, int markdown);
-/* ------------------------------------------------------------------ tuning service */
-
-/* A kernel's parameter space: named integer dimensions with their allowed values and a
- * constraint (local memory, work-group limits, vector width) that rejects points the device
- * cannot run. Searched on a device by clb_tune_search (docs/decide.md). */
-#define CLB_TUNE_MAX_DIMS 8
-typedef struct clb_tune_dim {
-    const char *name;
-    const int *values;
-    size_t count;
-} clb_tune_dim;
-
-typedef struct clb_tune_space {
-    const clb_tune_dim *dims;
-    size_t ndims; /* 1 .. CLB_TUNE_MAX_DIMS */
-    /* 1 when the point (one value per dimension) may run; NULL: every point may. */
-    int (*allowed)(const int *point, void *user);
-    void *user;
-} clb_tune_space;
-
-/* Measures one point on the device: *seconds = the median of its timed repetitions after
- * warm-up (runner statistics). Returns CLB_STATUS_OK, or the status of a point that could not
- * run or failed its check, with the reason in why. */
-typedef clb_status (*clb_tune_eval)(const int *point, void *user, double *seconds, char *why,
-                                    size_t why_n);
-
-typedef struct clb_tune_opts {
-    size_t exhaustive_max; /* spaces with at most this many allowed points are searched whole (64) */
-    double budget_s;       /* larger spaces: random sampling, then hill-climbing, until spent (30) */
-    size_t max_evals;      /* 0: no limit on the number of points measured */
-    uint64_t seed;         /* random sampling (fixed default: searches are reproducible) */
-} clb_tune_opts;
-void clb_tune_opts_default(clb_tune_opts *o);
-
-typedef struct clb_tune_cand {
-    int point[CLB_TUNE_MAX_DIMS];
-    clb_status status;
-    double seconds; /* median time; meaningful only when status is ok */
-    char why[160];  /* the reason when status is not ok */
-} clb_tune_cand;
-
-typedef struct clb_tune_run {
-    clb_tune_cand *cands; /* in the order measured; freed by clb_tune_run_free */
-    size_t ncands;
-    size_t allowed;       /* allowed points (0 when too many to count: then ~total) */
-    long best;            /* index of the fastest ok candidate, -1 when none is ok */
-    const char *strategy; /* "exhaustive" or "random+hill-climb" (static) */
-} clb_tune_run;
-
-/* Searches s with eval; exhaustive when it has at most o->exhaustive_max allowed points, else
- * random sampling + hill-climbing (one index step per dimension) under o->budget_s. A space
- * without allowed points gives CLB_ERR_UNSUPPORTED; out->best is -1 when no point was ok. */
-clb_error clb_tune_search(const clb_tune_space *s, clb_tune_eval eval, void *user,
-                          const clb_tune_opts *o, clb_tune_run *out, clb_diag *d);
-void clb_tune_run_free(clb_tune_run *r);
-
-/* The winners' cache: {"version": 2, "entries": {KEY: {...}}} in
- * $XDG_CACHE_HOME/clbench/tune.json (~/.cache when unset). KEY = app | device | driver | size
- * class (clb_tune_key). The file is untrusted input: clb_tune_cache_parse checks it whole and
- * returns NULL (CLB_ERR_USAGE, reason in d) on anything malformed. Caller frees with cJSON_Delete. */
-cJSON *clb_tune_cache_parse(const char *buf, size_t len, clb_diag *d);
-/* The cache path, creating its directories; CLB_ERR_IO when neither variable is set. */
-clb_error clb_tune_cache_path(char *buf, size_t n, clb_diag *d);
-/* The same path without creating anything (for comparing it with the paths a user names). */
-clb_error clb_tune_cache_file(char *buf, size_t n, clb_diag *d);
-/* A missing file is an empty cache; a malformed one too, with the reason in d (CLB_ERR_USAGE). */
-cJSON *clb_tune_cache_load(const char *path, clb_diag *d);
-/* Written whole or not at all (clb_output). */
-clb_error clb_tune_cache_store(const char *path, const cJSON *cache, clb_diag *d);
-const cJSON *clb_tune_cache_get(const cJSON *cache, const char *key); /* borrowed, or NULL */
-void clb_tune_cache_put(cJSON *cache, const char *key, cJSON *entry); /* takes entry */
-/* "app | device | driver | n~2^K": problems within a factor of 2 share a winner. */
-void clb_tune_key(char *buf, size_t n, const char *app, const char *device, const char *driver,
-                  double size);
 
 /* ------------------------------------------------------------------ recommend */
 
@@ -569,6 +371,12 @@ cJSON *clb_devdb_entry_from_results(const cJSON *device_entry, const char *file,
 /* ------------------------------------------------------------------ results document */
 
 #define CLB_SCHEMA_VERSION "1.0.0"
+/* The library's version, CMake's project version (the api_outside_client test compares them).
+ * MAJOR changes on every break of this header's API or ABI, and with it the soname
+ * libclbench.so.MAJOR (docs/api.md). */
+#define CLB_VERSION_MAJOR 0
+#define CLB_VERSION_MINOR 1
+#define CLB_VERSION_PATCH 0
 #define CLB_VERSION "0.1.0"
 
 /* A new document {"schema_version", "provenance", "devices": []}. argv is recorded as the
@@ -643,26 +451,6 @@ clb_error clb_report_csv(FILE *f, const clb_report_src *src, size_t n);
 /* The same rows as a Markdown table. */
 clb_error clb_report_markdown(FILE *f, const clb_report_src *src, size_t n);
 
-/* A series of a line plot: a curve object {"x_name","x_unit","y_name","y_unit","x_log",
- * "points": [[x,y],...], "label"} (docs/report.md) and the legend text (NULL: its label). */
-typedef struct clb_plot_series {
-    const cJSON *curve;
-    const char *label;
-} clb_plot_series;
-/* Writes an inline <svg> line plot of the series with axes, ticks (logarithmic x when the
- * first curve says x_log), axis labels and a legend. */
-void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title);
-/* A horizontal reference line in the y unit of the plot: a physical limit (dashed) or a peer
- * measured in the same run (dotted), labelled on the line. */
-typedef struct clb_plot_ref {
-    double value;
-    const char *label;
-    int dashed; /* 1: physical limit, 0: same-run peer */
-} clb_plot_ref;
-/* clb_svg_plot with reference lines; the y range grows to show them. */
-void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
-                       const clb_plot_ref *refs, size_t nrefs);
-
 /* Outcome of clb_compare; the numbers are the exit codes of clbench compare. */
 enum { CLB_COMPARE_OK = 0, CLB_COMPARE_REGRESSION = 1, CLB_COMPARE_UNUSABLE = 2 };
 /* Prints a table of NEW/BASE ratios for every result present in both (matched by device name
@@ -689,7 +477,6 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t n, const clb_fle
                      clb_diag *d);
 /* Reads a results file with only the members clb_fleet_check uses (clb_doc_load_paths). */
 cJSON *clb_fleet_load(const char *path, clb_diag *d);
-
 
 /* ------------------------------------------------------------------ suite scores (docs/suite.md) */
 

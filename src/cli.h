@@ -3,6 +3,7 @@
 #define CLB_CLI_H
 
 #include "clbench.h"
+#include "core/settings.h"
 
 /* Exit codes (documented in docs/cli.md). */
 enum {

@@ -5,6 +5,7 @@
  * outputs, and at most one output goes to stdout. Refusals exit 2. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "core/tune.h"
 
 #include <errno.h>
 #include <stdlib.h>

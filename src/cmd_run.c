@@ -1,6 +1,7 @@
 /* clbench run: the selection, the devices and the document; the runs themselves are the run
  * engine's (src/run_engine.c), --mpi is src/cmd_mpi.c's. */
 #include "run_engine.h"
+#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,6 +9,7 @@
  * The protocol has its own stream: the worker's stdout as inherited; fd 1 itself is pointed at
  * stderr, so whatever a driver prints there never mixes with the results. */
 #include "cli.h"
+#include "device/nvml.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* clbench: command dispatch. */
 #include "cli.h"
+#include "core/child.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,8 @@
 #include "run_engine.h"
 
 #include "judge/judge.h"
+#include "core/child.h"
+#include "device/nvml.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -4,6 +4,7 @@
 #include "apps/gemm/gemm.h"
 #include "apps/saxpy/saxpy.h"
 #include "check.h"
+#include "judge/judge.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * and every entry point; a module of an older ABI (argv[2], tests/fake_cuda_abi1.c) is refused
  * with a reason that names both versions. */
 #include "check.h"
-#include "clbench.h"
+#include "core/settings.h"
 #include "apps/cuda/cuda_twins.h"
 
 #include <stdio.h>

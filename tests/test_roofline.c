@@ -4,6 +4,7 @@
  * annotate step that turns an invalid point's row into an invalid result. */
 #include "check.h"
 #include "report/report_cols.h"
+#include "judge/judge.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,6 +5,7 @@
  * the parent: it learns the parent's pid from CLBENCH_PARENT_PID and binds its life to it
  * (clb_child_bind_to_parent). A line longer than CLB_CHILD_LINE_MAX costs the worker its life. */
 #include "core/internal.h"
+#include "core/child.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,6 +3,13 @@
 #define CLB_INTERNAL_H
 
 #include "clbench.h"
+#include "core/settings.h"
+#include "core/tune.h"
+
+/* Source of an embedded kernels/NAME.cl (NAME without ".cl"), or NULL. Borrowed, static. */
+const char *clb_kernel_source(const char *name);
+size_t clb_kernel_count(void);
+const char *clb_kernel_name_at(size_t i); /* static */
 
 /* Shrink-and-retry (docs/measurement.md): clb_bench_run runs a row again with its size halved
  * when its buffers could not be allocated, while clb_shrink_size says a halving is left. */

@@ -1,5 +1,5 @@
 /* Lookup of the kernels embedded at build time (generated/embedded_kernels.c). */
-#include "clbench.h"
+#include "core/internal.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* The process's settings (clb_settings): installed once by the tool, read by the rows. The
  * library never looks at the environment; what a user sets there reaches it through here. */
-#include "clbench.h"
+#include "core/settings.h"
 
 #include <string.h>
 

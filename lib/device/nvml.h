@@ -31,4 +31,15 @@ typedef struct clb_nvml_sample {
 } clb_nvml_sample;
 void clb_nvml_sample_read(const clb_nvml *m, clb_nvml_sample *s);
 
+/* NVML readings around each row on NVIDIA GPUs (lib/device/nvml_watch.c): open once per worker
+ * (NULL, and nothing changes, without NVML or on other devices; CLBENCH_NVML_ANY_DEVICE=1 is
+ * the tests' hook for any device), sample before a row, and after it add params nvml_before /
+ * nvml_after and mark an ok result throttled at a thermal/power limit or below the base clock.
+ * All accept NULL. */
+typedef struct clb_nvml_watch clb_nvml_watch;
+clb_nvml_watch *clb_nvml_watch_open(clb_device *dev);
+void clb_nvml_watch_before(clb_nvml_watch *w);
+void clb_nvml_watch_after(clb_nvml_watch *w, clb_result *res);
+void clb_nvml_watch_close(clb_nvml_watch *w);
+
 #endif

@@ -17,4 +17,18 @@ int clb_entry_finish(cJSON *entry);
  * stores fetch their lines first (write-allocate): memory.triad 4/3, memory.copy 3/2; else 1. */
 double clb_write_allocate_factor(const cJSON *entry, const char *row);
 
+/* Post-pass over one device's results array (JSON, as clb_result_to_json writes them): adds
+ * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
+ * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */
+void clb_apps_annotate(cJSON *results);
+/* The empirical roofline of one device entry (docs/roofline.md): ceilings from its results
+ * (compute.*, memory.*), the physical limits as theoretical lines, every ok row with params.flops
+ * and params.bytes as a point with a verdict (ok, invalid, unchecked, host). Reads entry only;
+ * caller frees with cJSON_Delete. */
+cJSON *clb_roofline_model(const cJSON *device_entry);
+/* Post-pass after a device's rows are complete: sets entry.roofline and marks every row whose
+ * point lies above its roof (beyond the tolerance) invalid, its number kept as
+ * params.measured_value. Returns the number of rows it marked invalid. */
+int clb_roofline_annotate(cJSON *device_entry);
+
 #endif

@@ -4,6 +4,7 @@
  * speedup the seed printed), after the results of `clbench run` and in `clbench report --markdown`. Reads only what
  * the results say; a value the annotation did not add is shown as "-". */
 #include "report/report.h"
+#include "judge/judge.h"
 
 #include <string.h>
 

@@ -2,6 +2,7 @@
  * plot's unit (dashed) and the peer measured in the same run (dotted), so that every curve can
  * be read against what bounds it. */
 #include "report/report_cols.h"
+#include "judge/judge.h"
 
 #include <math.h>
 #include <string.h>

@@ -18,4 +18,30 @@ const char *rep_term(const char *s);
 /* Length (1..4) of the well-formed UTF-8 character at s, 0 when s starts an invalid sequence. */
 size_t rep_utf8_len(const char *s);
 
+/* The ladder tables of one device's results, after clb_apps_annotate: per app with
+ * app rows, its rows in rung order (rows without a rung index last): status, value, speedup over
+ * sequential, over the previous rung, % of peak (or of the triad); "-" where the annotation
+ * added nothing. Plain text, or Markdown tables when markdown. Nothing without app rows. */
+void clb_report_ladder(FILE *f, const cJSON *results, const char *device, int markdown);
+
+/* A series of a line plot: a curve object {"x_name","x_unit","y_name","y_unit","x_log",
+ * "points": [[x,y],...], "label"} (docs/report.md) and the legend text (NULL: its label). */
+typedef struct clb_plot_series {
+    const cJSON *curve;
+    const char *label;
+} clb_plot_series;
+/* Writes an inline <svg> line plot of the series with axes, ticks (logarithmic x when the
+ * first curve says x_log), axis labels and a legend. */
+void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title);
+/* A horizontal reference line in the y unit of the plot: a physical limit (dashed) or a peer
+ * measured in the same run (dotted), labelled on the line. */
+typedef struct clb_plot_ref {
+    double value;
+    const char *label;
+    int dashed; /* 1: physical limit, 0: same-run peer */
+} clb_plot_ref;
+/* clb_svg_plot with reference lines; the y range grows to show them. */
+void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
+                       const clb_plot_ref *refs, size_t nrefs);
+
 #endif

@@ -3,6 +3,7 @@
  * (docs/roofline.md). Reads the device entry's "roofline" object; files written before the
  * post-pass existed get the model computed here, for display only. */
 #include "report/report_cols.h"
+#include "judge/judge.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * is found and opened at run time, so every machine without CUDA runs clbench unchanged and the
  * CUDA rows say why they did not run. */
 #include "apps/cuda/cuda_twins.h"
-#include "clbench.h"
+#include "core/settings.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
