@@ -6,26 +6,21 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT_WARMUP,
-       OPT_TARGET, OPT_WATCHDOG, OPT_INJECT, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
+enum { OPT_JSON = 256, OPT_LIST, OPT_QUIET, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_MARKDOWN,
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
-       OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
-       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_ALL_REPS };
+       OPT_STRICT, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
+       OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS,
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD,
+       OPT_RUN /* OPT_RUN + i: row i of run_rows */ };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
     {"type", required_argument, NULL, 't'},      {"json", required_argument, NULL, OPT_JSON},
-    {"list", no_argument, NULL, OPT_LIST},       {"reps", required_argument, NULL, OPT_REPS},
-    {"time-budget", required_argument, NULL, OPT_BUDGET},
-    {"quick", no_argument, NULL, OPT_QUICK},     {"quiet", no_argument, NULL, OPT_QUIET},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"target-ms", required_argument, NULL, OPT_TARGET},
-    {"watchdog-ms", required_argument, NULL, OPT_WATCHDOG},
-    {"inject-fault", optional_argument, NULL, OPT_INJECT},
+    {"list", no_argument, NULL, OPT_LIST},       {"quiet", no_argument, NULL, OPT_QUIET},
     {"version", no_argument, NULL, OPT_VERSION}, {"help", no_argument, NULL, 'h'},
     {"html", required_argument, NULL, OPT_HTML}, {"csv", required_argument, NULL, OPT_CSV},
     {"markdown", required_argument, NULL, OPT_MARKDOWN},
@@ -37,9 +32,6 @@ static const struct option long_opts[] = {
     {"allow-shared-device", no_argument, NULL, OPT_ALLOW_SHARED},
     {"max-spread", required_argument, NULL, OPT_MAX_SPREAD},
     {"strict", no_argument, NULL, OPT_STRICT},
-    {"retune", no_argument, NULL, OPT_RETUNE},
-    {"largest-only", no_argument, NULL, OPT_LARGEST_ONLY}, /* workers of a concurrent pass */
-    {"all-reps", no_argument, NULL, OPT_ALL_REPS},
     {"full", no_argument, NULL, OPT_FULL},
     {"platforms", required_argument, NULL, OPT_PLATFORMS},
     {"variant", required_argument, NULL, OPT_VARIANT},
@@ -177,10 +169,107 @@ const char *cli_fault_name(int kind)
     return kind >= CLB_FAULT_WRONG && kind <= CLB_FAULT_SKIP ? fault_kinds[kind] : "";
 }
 
+/* The run options (clb_run_opts): the parser takes them by this table and the run engine gives
+ * them to its workers by it (cli_run_opts_to_argv), so a new run option is one row here (and
+ * its line in --help and docs/cli.md when it is for people). Flags default to 0. */
+#define RUN_FIELD(f) offsetof(clb_run_opts, f), sizeof(((clb_run_opts *)0)->f)
+static const cli_run_opt run_rows[] = {
+    {"reps", CLI_RUN_COUNT, RUN_FIELD(reps), 1, 1e5, "an integer from 1 to 100000"},
+    {"time-budget", CLI_RUN_SECONDS, RUN_FIELD(time_budget_s), 0.001, 86400, "seconds from 0.001 to 86400"},
+    {"warmup", CLI_RUN_COUNT, RUN_FIELD(warmup), 1, 1000, "an integer from 1 to 1000"},
+    {"target-ms", CLI_RUN_MS, RUN_FIELD(target_s), 0.01, 10000, "milliseconds from 0.01 to 10000"},
+    {"watchdog-ms", CLI_RUN_MS, RUN_FIELD(watchdog_s), 0.01, 60000, "milliseconds from 0.01 to 60000"},
+    {"quick", CLI_RUN_FLAG, RUN_FIELD(quick), 0, 0, NULL},
+    {"inject-fault", CLI_RUN_FAULT, RUN_FIELD(inject_fault), 0, 0, "wrong, partial or skip"},
+    {"retune", CLI_RUN_FLAG, RUN_FIELD(retune), 0, 0, NULL},
+    {"largest-only", CLI_RUN_FLAG, RUN_FIELD(largest_only), 0, 0, NULL}, /* a concurrent pass */
+    {"all-reps", CLI_RUN_FLAG, RUN_FIELD(all_reps), 0, 0, NULL},
+};
+#define RUN_ROWS (sizeof run_rows / sizeof run_rows[0])
+_Static_assert(RUN_ROWS <= CLI_RUN_ARGV_MAX, "CLI_RUN_ARGV_MAX: one argument per run option");
+
+const cli_run_opt *cli_run_opt_row(size_t i) { return i < RUN_ROWS ? &run_rows[i] : NULL; }
+
+/* Sets row r's field of ro from arg; CLI_EXIT_OK or the refusal's exit code. */
+static int apply_run(const cli_run_opt *r, const char *arg, clb_run_opts *ro)
+{
+    char *field = (char *)ro + r->off;
+    char flag[48];
+    double v;
+    int i = 1;
+    unsigned u;
+    snprintf(flag, sizeof flag, "--%s", r->flag);
+    switch (r->kind) {
+    case CLI_RUN_FLAG: break;
+    case CLI_RUN_FAULT:
+        if ((i = cli_fault_kind(arg ? arg : "wrong")) < 0)
+            return bad_value(flag, arg, r->expect);
+        break;
+    case CLI_RUN_COUNT:
+        if (!parse_double(arg, r->lo, r->hi, &v) || v != floor(v))
+            return bad_value(flag, arg, r->expect);
+        u = (unsigned)v;
+        memcpy(field, &u, sizeof u);
+        return CLI_EXIT_OK;
+    case CLI_RUN_SECONDS:
+    case CLI_RUN_MS:
+        if (!parse_double(arg, r->lo, r->hi, &v))
+            return bad_value(flag, arg, r->expect);
+        v = r->kind == CLI_RUN_MS ? v * 1e-3 : v;
+        memcpy(field, &v, sizeof v);
+        return CLI_EXIT_OK;
+    }
+    memcpy(field, &i, sizeof i);
+    return CLI_EXIT_OK;
+}
+
+/* "--flag" or "--flag=value" for row r's field of ro, into buf (n bytes). */
+static void run_arg(const cli_run_opt *r, const clb_run_opts *ro, char *buf, size_t n)
+{
+    const char *field = (const char *)ro + r->off;
+    double v;
+    int i;
+    unsigned u;
+    switch (r->kind) {
+    case CLI_RUN_FLAG: snprintf(buf, n, "--%s", r->flag); break;
+    case CLI_RUN_FAULT:
+        memcpy(&i, field, sizeof i);
+        snprintf(buf, n, "--%s=%s", r->flag, cli_fault_name(i));
+        break;
+    case CLI_RUN_COUNT:
+        memcpy(&u, field, sizeof u);
+        snprintf(buf, n, "--%s=%u", r->flag, u);
+        break;
+    case CLI_RUN_SECONDS:
+    case CLI_RUN_MS:
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, n, "--%s=%.17g", r->flag, r->kind == CLI_RUN_MS ? v * 1e3 : v);
+        break;
+    }
+}
+
+void cli_run_opts_to_argv(const clb_run_opts *ro, cli_run_argv *out)
+{
+    clb_run_opts def;
+    clb_run_opts_default(&def);
+    out->argc = 0;
+    for (size_t i = 0; i < RUN_ROWS; i++) {
+        const cli_run_opt *r = &run_rows[i];
+        if (memcmp((const char *)ro + r->off, (const char *)&def + r->off, r->size) == 0)
+            continue; /* the worker starts from the same defaults */
+        run_arg(r, ro, out->text[out->argc], sizeof out->text[out->argc]);
+        out->argv[out->argc] = out->text[out->argc];
+        out->argc++;
+    }
+    out->argv[out->argc] = NULL;
+}
+
 /* Applies one parsed option; returns CLI_EXIT_OK or an exit code. */
 static int apply(int c, const char *arg, cli_opts *o)
 {
     double v;
+    if (c >= OPT_RUN && (size_t)(c - OPT_RUN) < RUN_ROWS)
+        return apply_run(&run_rows[c - OPT_RUN], arg, &o->run);
     switch (c) {
     case 'p': o->sel.platform = arg; break;
     case 'd': o->sel.device = arg; break;
@@ -188,42 +277,9 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_ICD: o->list_icd = 1; break;
-    case OPT_QUICK: o->run.quick = 1; break;
-    case OPT_RETUNE: o->run.retune = 1; break;
-    case OPT_LARGEST_ONLY: o->run.largest_only = 1; break;
-    case OPT_ALL_REPS: o->run.all_reps = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
-    case OPT_INJECT:
-        if ((o->run.inject_fault = cli_fault_kind(arg ? arg : "wrong")) < 0)
-            return bad_value("--inject-fault", arg, "wrong, partial or skip");
-        break;
     case OPT_STRICT: o->strict = 1; break;
     case OPT_PROVENANCE_PATHS: o->provenance_paths = 1; break;
-    case OPT_REPS:
-        if (!parse_double(arg, 1, 1e5, &v) || v != floor(v))
-            return bad_value("--reps", arg, "an integer from 1 to 100000");
-        o->run.reps = (unsigned)v;
-        break;
-    case OPT_WARMUP:
-        if (!parse_double(arg, 1, 1000, &v) || v != floor(v))
-            return bad_value("--warmup", arg, "an integer from 1 to 1000");
-        o->run.warmup = (unsigned)v;
-        break;
-    case OPT_BUDGET:
-        if (!parse_double(arg, 0.001, 86400, &v))
-            return bad_value("--time-budget", arg, "seconds from 0.001 to 86400");
-        o->run.time_budget_s = v;
-        break;
-    case OPT_TARGET:
-        if (!parse_double(arg, 0.01, 10000, &v))
-            return bad_value("--target-ms", arg, "milliseconds from 0.01 to 10000");
-        o->run.target_s = v * 1e-3;
-        break;
-    case OPT_WATCHDOG:
-        if (!parse_double(arg, 0.01, 60000, &v))
-            return bad_value("--watchdog-ms", arg, "milliseconds from 0.01 to 60000");
-        o->run.watchdog_s = v * 1e-3;
-        break;
     case OPT_HTML: o->html = arg; break;
     case OPT_CSV: o->csv = arg; break;
     case OPT_MARKDOWN: o->markdown = arg; break;
@@ -296,8 +352,18 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     o->argc = argc;
     o->argv = argv;
     opterr = 0; /* report unknown options ourselves, with the usage */
+    struct option opts[sizeof long_opts / sizeof long_opts[0] + RUN_ROWS];
+    size_t ngeneral = sizeof long_opts / sizeof long_opts[0] - 1;
+    memcpy(opts, long_opts, sizeof long_opts);
+    for (size_t i = 0; i < RUN_ROWS; i++) {
+        const cli_run_opt *r = &run_rows[i];
+        int has = r->kind == CLI_RUN_FLAG ? no_argument
+                  : r->kind == CLI_RUN_FAULT ? optional_argument : required_argument;
+        opts[ngeneral + i] = (struct option){r->flag, has, NULL, OPT_RUN + (int)i};
+    }
+    opts[ngeneral + RUN_ROWS] = (struct option){NULL, 0, NULL, 0};
     int c, rc;
-    while ((c = getopt_long(argc, argv, "p:d:t:h", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "p:d:t:h", opts, NULL)) != -1) {
         if (c == '?' || c == ':') {
             fprintf(stderr, "clbench: unknown option or missing value: %s\n", argv[optind - 1]);
             cli_usage(stderr);

@@ -88,6 +88,33 @@ int cmd_run_mpi(const cli_opts *o);
 int cli_fault_kind(const char *name);
 const char *cli_fault_name(int kind);
 
+/* The run options (clb_run_opts) as flags, one table in src/cli.c: the parser takes them by it
+ * and a worker's argv is made by it, so parent and worker cannot disagree on an option. */
+typedef enum cli_run_kind {
+    CLI_RUN_FLAG,    /* int set to 1 by --flag (default 0) */
+    CLI_RUN_COUNT,   /* unsigned, an integer in [lo, hi] */
+    CLI_RUN_SECONDS, /* double, seconds in [lo, hi] */
+    CLI_RUN_MS,      /* double field in seconds, given in milliseconds in [lo, hi] */
+    CLI_RUN_FAULT    /* int clb_fault, --flag[=wrong|partial|skip] */
+} cli_run_kind;
+typedef struct cli_run_opt {
+    const char *flag;   /* without the leading "--" */
+    cli_run_kind kind;
+    size_t off, size;   /* the field in clb_run_opts */
+    double lo, hi;      /* accepted values, in the flag's unit */
+    const char *expect; /* the refusal's "expected ..." */
+} cli_run_opt;
+#define CLI_RUN_ARGV_MAX 32
+/* Row i of the table, NULL past its end. */
+const cli_run_opt *cli_run_opt_row(size_t i);
+/* The flags that give a worker ro: one per field that differs from clb_run_opts_default. */
+typedef struct cli_run_argv {
+    char text[CLI_RUN_ARGV_MAX][64];
+    char *argv[CLI_RUN_ARGV_MAX + 1];
+    int argc;
+} cli_run_argv;
+void cli_run_opts_to_argv(const clb_run_opts *ro, cli_run_argv *out);
+
 /* src/options_env.c: the environment variables the tool reads, one table. cli_env_load maps
  * them (exit code 2 and a message for a value of the wrong kind) and installs the library's
  * part with clb_settings_set; --help lists them (cli_env_usage). Strings point into the

@@ -28,10 +28,12 @@ int cli_selected(const cli_opts *o, const clb_bench *b)
     return 0;
 }
 
-/* The arguments of a worker for benchmarks names[0..n) on device ref; text holds the numbers. */
+/* The arguments of a worker for benchmarks names[0..n) on device ref: the run options by the
+ * table the worker parses them with (cli_run_opts_to_argv). */
 typedef struct worker_args {
-    char *argv[MAX_WORKER_ARGS + 64];
-    char exe[4096], dev[32], num[6][40];
+    char *argv[MAX_WORKER_ARGS + CLI_RUN_ARGV_MAX + 8];
+    char exe[4096], dev[32];
+    cli_run_argv run;
 } worker_args;
 
 static void push(worker_args *w, int *k, char *s) { w->argv[(*k)++] = s; }
@@ -44,39 +46,13 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
      * long run); argv[0] only where there is no /proc. */
     snprintf(w->exe, sizeof w->exe, "%s", access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : o->argv[0]);
     snprintf(w->dev, sizeof w->dev, "%u:%u", r->platform_index, r->device_index);
-    snprintf(w->num[0], sizeof w->num[0], "%u", o->run.reps);
-    snprintf(w->num[1], sizeof w->num[1], "%u", o->run.warmup);
-    snprintf(w->num[2], sizeof w->num[2], "%.17g", o->run.target_s * 1e3);
-    snprintf(w->num[3], sizeof w->num[3], "%.17g", o->run.watchdog_s * 1e3);
-    snprintf(w->num[4], sizeof w->num[4], "%.17g", o->run.time_budget_s);
     push(w, &k, w->exe);
     push(w, &k, "__worker");
     push(w, &k, "-d");
     push(w, &k, w->dev);
-    push(w, &k, "--reps");
-    push(w, &k, w->num[0]);
-    push(w, &k, "--warmup");
-    push(w, &k, w->num[1]);
-    push(w, &k, "--target-ms");
-    push(w, &k, w->num[2]);
-    push(w, &k, "--watchdog-ms");
-    push(w, &k, w->num[3]);
-    if (o->run.time_budget_s > 0) {
-        push(w, &k, "--time-budget");
-        push(w, &k, w->num[4]);
-    }
-    if (o->run.quick)
-        push(w, &k, "--quick");
-    if (o->run.inject_fault) {
-        snprintf(w->num[5], sizeof w->num[5], "--inject-fault=%s", cli_fault_name(o->run.inject_fault));
-        push(w, &k, w->num[5]);
-    }
-    if (o->run.retune)
-        push(w, &k, "--retune");
-    if (o->run.largest_only)
-        push(w, &k, "--largest-only");
-    if (o->run.all_reps)
-        push(w, &k, "--all-reps");
+    cli_run_opts_to_argv(&o->run, &w->run);
+    for (int i = 0; i < w->run.argc; i++)
+        push(w, &k, w->run.argv[i]);
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");
