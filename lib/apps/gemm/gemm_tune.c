@@ -196,19 +196,22 @@ static int plausible(const int *point, void *user)
 {
     const tune_state *t = user;
     const gemm_blk *b = &candidates[point[0]];
+    /* a fixed rung's configuration passes the heuristic filters (its rung runs here too), not
+     * the device's hard limits: one that cannot fit fails its rung and is no candidate */
+    int fixed = fixed_rung((size_t)point[0]) != NULL;
     if (t->family >= 0 && b->family != (unsigned)t->family)
         return 0;
-    if (fixed_rung((size_t)point[0])) /* its rung runs here too: the device's limits decide at set-up */
-        return 1;
-    if (t->family < 0 && b->family == 3 && t->cpu)
-        return 0;
-    if (b->family == 3) /* its vectors are the layout, not a width to match */
-        return ((b->vw == 4 && b->dbuf) || t->prec == 8) && gemm_warp_local_bytes(b, t->prec) <= t->local_mem &&
-               gemm_warp_items(b) <= t->max_wg;
+    if (b->family == 3) { /* its vectors are the layout, not a width to match */
+        int fits = gemm_warp_local_bytes(b, t->prec) <= t->local_mem && gemm_warp_items(b) <= t->max_wg;
+        if (fixed)
+            return fits;
+        return !(t->family < 0 && t->cpu) && ((b->vw == 4 && b->dbuf) || t->prec == 8) && fits;
+    }
     unsigned w = b->family ? b->w : b->vw;
     size_t local = (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + b->tsn) * t->prec;
     size_t wg = b->family ? 1 : (size_t)(b->tsm / b->wptm) * (b->tsn / b->wptn);
-    return w <= 4 * (t->pref ? t->pref : 1) && (b->family || (local <= t->local_mem && wg <= t->max_wg));
+    int fits = b->family || (local <= t->local_mem && wg <= t->max_wg);
+    return (fixed || w <= 4 * (t->pref ? t->pref : 1)) && fits;
 }
 
 static void describe_blk(const gemm_blk *b, char *buf, size_t n)
