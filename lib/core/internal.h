@@ -3,6 +3,7 @@
 #define CLB_INTERNAL_H
 
 #include "clbench.h"
+#include "binary_cache.h"
 
 /* Shrink-and-retry (docs/measurement.md): clb_bench_run runs a row again with its size halved
  * when its buffers could not be allocated, while clb_shrink_size says a halving is left. */
@@ -77,6 +78,21 @@ clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *ho
  * c->res->params.build_log. *out: caller releases with clReleaseProgram. */
 clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
                     cl_program *out);
+/* clb_build, through the kernel binary cache (opts->binary_cache_dir, docs/binary_cache.md) only
+ * with use_cache (compile.short/long build a new source each time: never cached). info says
+ * what the cache did: cached = 0 when it was not asked; else the outcome and the entry's key.
+ * Every cached build records params.binary_cache (hit, miss or rebuilt: the row's worst). */
+typedef struct clb_build_info {
+    int cached;
+    clb_bincache_outcome outcome;
+    char key[8192];
+} clb_build_info;
+clb_error clb_build_with(clb_ctx *c, const char *name, const char *prefix, const char *options, int use_cache,
+                         clb_build_info *info, cl_program *out);
+/* The binary of prog, built for one device (caller frees); NULL when the driver gives none. */
+unsigned char *clb_program_binary(cl_program prog, size_t *len);
+/* A program made from a binary for c's device and built with options (*out: caller releases). */
+clb_error clb_build_binary(clb_ctx *c, const unsigned char *bin, size_t len, const char *options, cl_program *out);
 
 /* 1 when a profiling interval of event_s is implausible against the host's wall_s wait for it
  * (an event cannot outlast the wait; 2% + 50 us slack). */
