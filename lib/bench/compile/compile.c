@@ -1,6 +1,8 @@
 /* compile.*: program build time (clCreateProgramWithSource + clBuildProgram, wall clock).
  * Each build gets a unique CLB_NONCE so neither PoCL's kernel cache nor a vendor's compute
- * cache can answer it; the last build's kernel runs and is checked against the host. */
+ * cache can answer it; the last build's kernel runs and is checked against the host.
+ * compile.binary_cold / compile.binary_cached (seed 001, saving and loading program binaries)
+ * time the same new source through clbench's binary cache: built and stored, then loaded. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -44,10 +46,43 @@ static clb_error timed_build(clb_ctx *c, compile_state *s, uint64_t *rng, cl_pro
     char prefix[64];
     s->nonce = (cl_uint)clb_rand64(rng);
     snprintf(prefix, sizeof prefix, "#define CLB_NONCE %uu\n", (unsigned)s->nonce);
+    clb_build_info info;
     double t0 = clb_now();
-    clb_error e = clb_build(c, s->kernel, prefix, NULL, prog);
+    clb_error e = clb_build_with(c, s->kernel, prefix, NULL, 0, &info, prog);
     *seconds = clb_now() - t0;
     return e;
+}
+
+/* One repetition of compile.binary_*: a new source built through the binary cache (a miss: built,
+ * binary stored), and for binary_cached the same program again (a hit: entry read, checked,
+ * created from the binary, built). *seconds times the build the row names; the entry is removed
+ * afterwards, so the user's cache keeps none of these sources. */
+static clb_error binary_rep(clb_ctx *c, compile_state *s, uint64_t *rng, int cached, cl_program *prog,
+                            double *seconds)
+{
+    char prefix[64];
+    clb_build_info info;
+    clb_diag *d = &c->diag;
+    s->nonce = (cl_uint)clb_rand64(rng);
+    snprintf(prefix, sizeof prefix, "#define CLB_NONCE %uu\n", (unsigned)s->nonce);
+    for (int pass = 0; pass <= cached; pass++) {
+        clb_release_program(*prog);
+        *prog = NULL;
+        double t0 = clb_now();
+        if (clb_build_with(c, s->kernel, prefix, NULL, 1, &info, prog) != CLB_OK)
+            return d->err;
+        *seconds = clb_now() - t0;
+        clb_bincache_outcome want = pass ? CLB_BINCACHE_HIT : CLB_BINCACHE_MISS;
+        if (!info.cached || info.outcome != want) {
+            clb_bincache_remove(c->opts->binary_cache_dir, info.key);
+            const cJSON *w = cJSON_GetObjectItemCaseSensitive(c->res->params, "binary_cache_store_failed");
+            return clb_diag_set(d, CLB_ERR_IO, "the binary cache %s a new program's %s build%s%s",
+                                info.outcome == CLB_BINCACHE_HIT ? "answered" : "missed", pass ? "second" : "first",
+                                cJSON_IsString(w) ? ": " : "", cJSON_IsString(w) ? w->valuestring : "");
+        }
+    }
+    clb_bincache_remove(c->opts->binary_cache_dir, info.key);
+    return CLB_OK;
 }
 
 /* Runs the built kernel over COMPILE_ITEMS work-items into s->out. */
@@ -74,6 +109,43 @@ cleanup:
     clb_release_kernel(k);
     return d->err;
 }
+
+/* compile.binary_cold / binary_cached: the arg's kernel, built (cold) or loaded (cached). */
+static clb_error binary_run(clb_ctx *c, clb_result *res, int cached)
+{
+    clb_diag *d = &c->diag;
+    compile_state s = {.kernel = "compile_long"};
+    uint64_t rng = (uint64_t)(clb_now() * 1e9);
+    cl_program prog = NULL;
+    unsigned reps = c->opts->quick && clb_reps(c) > 3 ? 3 : clb_reps(c), n = 0;
+    double x[64], t = 0;
+    if (!c->opts->binary_cache_dir || !*c->opts->binary_cache_dir)
+        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "the binary cache is off (--no-binary-cache)");
+    reps = reps > 64 ? 64 : reps;
+    for (unsigned i = 0; i < (c->opts->warmup ? c->opts->warmup : 1); i++) /* warm-up */
+        if (binary_rep(c, &s, &rng, cached, &prog, &t) != CLB_OK)
+            goto cleanup;
+    for (n = 0; n < reps; n++) {
+        if (binary_rep(c, &s, &rng, cached, &prog, &t) != CLB_OK)
+            goto cleanup;
+        x[n] = 1e3 * t;
+    }
+    /* The last program (made from the loaded binary for binary_cached) runs and is checked. */
+    if (run_kernel(c, &s, prog) != CLB_OK || clb_validate(c, &s, NULL, 0) != CLB_OK)
+        goto cleanup;
+    clb_param_str(res, "program", s.kernel);
+    clb_param_str(res, "binary_cache", cached ? "hit" : "miss"); /* what the timed builds were */
+    clb_param_num(res, "source_bytes", (double)strlen(clb_kernel_source(s.kernel)));
+    if (clb_result_set_samples(res, x, n, "ms", 0,
+                               cached ? "wall_clock_monotonic read+check+binary build" : "wall_clock_monotonic build+store") != CLB_OK)
+        CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
+cleanup:
+    clb_release_program(prog);
+    return d->err;
+}
+
+static clb_error binary_cold_run(clb_ctx *c, clb_result *res) { return binary_run(c, res, 0); }
+static clb_error binary_cached_run(clb_ctx *c, clb_result *res) { return binary_run(c, res, 1); }
 
 clb_error clb_compile_run(clb_ctx *c, clb_result *res)
 {
@@ -130,5 +202,9 @@ const clb_bench clb_compile_rows[] = {
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_short"},
     {"compile.long", "compile", "build time of a 90-function program, unique source per build (ms)",
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_long"},
+    {"compile.binary_cold", "compile", "the 90-function program built from a new source and its binary stored in "
+     "the binary cache (ms)", CLB_REQ_COMPILER, binary_cold_run, clb_compile_validate, "compile_long"},
+    {"compile.binary_cached", "compile", "the same program loaded from the binary cache: read, checked, built "
+     "from the binary (ms)", CLB_REQ_COMPILER, binary_cached_run, clb_compile_validate, "compile_long"},
 };
 const size_t clb_compile_row_count = sizeof clb_compile_rows / sizeof clb_compile_rows[0];
