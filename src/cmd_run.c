@@ -78,6 +78,8 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
         push(w, &k, "--retune");
     if (o->run.largest_only)
         push(w, &k, "--largest-only");
+    if (o->no_binary_cache)
+        push(w, &k, "--no-binary-cache");
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");
@@ -102,6 +104,9 @@ typedef struct device_run {
 /* Records one result: printed for people, appended to the results, counted. */
 static void record(device_run *dr, clb_result *res)
 {
+    const cJSON *warn = cJSON_GetObjectItemCaseSensitive(res->params, "binary_cache_warning");
+    if (cJSON_IsString(warn))
+        fprintf(stderr, "clbench: warning: %s: %s\n", res->name, warn->valuestring);
     if (dr->human) {
         cli_print_result(dr->out, res);
         fflush(dr->out);
