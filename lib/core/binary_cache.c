@@ -148,6 +148,13 @@ static unsigned char *read_entry(const char *path, size_t max, size_t *len, char
     return b;
 }
 
+/* 1 when dir is a directory (not a link) of this user that no one else may write. */
+static int dir_private(const char *dir)
+{
+    struct stat st;
+    return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022);
+}
+
 clb_bincache_outcome clb_bincache_read(const char *dir, const char *key, unsigned char **bin, size_t *bin_len,
                                        char *why, size_t n)
 {
@@ -156,6 +163,8 @@ clb_bincache_outcome clb_bincache_read(const char *dir, const char *key, unsigne
     const unsigned char *p = NULL;
     why[0] = '\0';
     *bin = NULL;
+    if (!dir_private(dir)) /* missing, or planted/shared: nothing in it is used (the write says why) */
+        return CLB_BINCACHE_MISS;
     entry_path(path, sizeof path, dir, key);
     unsigned char *buf = read_entry(path, CLB_BINCACHE_ENTRY_MAX + 65536u, &len, why, n);
     if (!buf)
@@ -171,7 +180,6 @@ clb_bincache_outcome clb_bincache_read(const char *dir, const char *key, unsigne
 static int make_private_dir(const char *dir, char *why, size_t n)
 {
     char p[4096];
-    struct stat st;
     snprintf(p, sizeof p, "%s", dir);
     for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
         if (s)
@@ -184,7 +192,7 @@ static int make_private_dir(const char *dir, char *why, size_t n)
             break;
         *s = '/';
     }
-    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+    if (!dir_private(dir)) {
         snprintf(why, n, "%s is not a directory of this user closed to others; not used", dir);
         return -1;
     }
@@ -250,7 +258,8 @@ size_t clb_bincache_evict(const char *dir, uint64_t max)
             break;
         while ((e = readdir(dp)) != NULL) {
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            if (e->d_name[0] == '.' || !clb_bincache_own_name(e->d_name) || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            /* temporary files count too: a writer killed mid-write leaves one behind */
+            if (!clb_bincache_own_name(e->d_name) || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
                 continue;
             total += (uint64_t)st.st_size;
             if (!oldest[0] || st.st_mtim.tv_sec < t0.tv_sec ||
