@@ -164,12 +164,38 @@ static void test_concurrent(const char *root)
     EXPECT(hits > 0, "no read hit");
 }
 
+/* The key on a real device: another option, prefix or source text is another key. */
+static void test_key(void)
+{
+    cl_platform_id plat;
+    cl_device_id dev;
+    char k[5][8192];
+    if (clGetPlatformIDs(1, &plat, NULL) != CL_SUCCESS ||
+        clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS) {
+        printf("binary_cache: no OpenCL device, key test skipped\n");
+        return;
+    }
+    CHECK(clb_bincache_key(plat, dev, "k", "-DA=1", "", "kernel void f() {}", k[0], sizeof k[0]));
+    CHECK(clb_bincache_key(plat, dev, "k", "-DA=2", "", "kernel void f() {}", k[1], sizeof k[1]));
+    CHECK(clb_bincache_key(plat, dev, "k", "-DA=1", "#define N 1\n", "kernel void f() {}", k[2], sizeof k[2]));
+    CHECK(clb_bincache_key(plat, dev, "k", "-DA=1", "", "kernel void g() {}", k[3], sizeof k[3]));
+    CHECK(clb_bincache_key(plat, dev, "k", "-DA=1", "", "kernel void f() {}", k[4], sizeof k[4]));
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            EXPECT(strcmp(k[i], k[j]) != 0, "keys %d and %d are equal:\n%s", i, j, k[i]);
+    CHECK(strcmp(k[0], k[4]) == 0);
+    CHECK(strstr(k[0], "device=") && strstr(k[0], "driver=") && strstr(k[0], "device_version=") &&
+          strstr(k[0], "vendor="));
+    CHECK(!clb_bincache_key(plat, dev, "k", "-DA=1", "", "kernel void f() {}", k[0], 64)); /* too long: no key */
+}
+
 int main(void)
 {
     char root[] = "/tmp/clb_bincache_XXXXXX";
     if (!mkdtemp(root))
         return 1;
     test_parse();
+    test_key();
     test_files(root);
     test_evict_clear(root);
     test_concurrent(root);
