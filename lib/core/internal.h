@@ -82,9 +82,14 @@ clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char
  * with use_cache (compile.short/long build a new source each time: never cached). info says
  * what the cache did: cached = 0 when it was not asked; else the outcome and the entry's key.
  * Every cached build records params.binary_cache (hit, miss or rebuilt: the row's worst). */
+enum { CLB_PHASE_READ, CLB_PHASE_BINARY_BUILD, CLB_PHASE_SOURCE_BUILD, CLB_PHASE_EXPORT, CLB_PHASE_STORE,
+       CLB_PHASES };
 typedef struct clb_build_info {
     int cached;
     clb_bincache_outcome outcome;
+    /* wall seconds of each step of a cached build: the entry read and checked, the program made
+     * and built from it (hit); the source build, CL_PROGRAM_BINARIES, the entry written (miss) */
+    double phase_s[CLB_PHASES];
     char key[8192];
 } clb_build_info;
 clb_error clb_build_with(clb_ctx *c, const char *name, const char *prefix, const char *options, int use_cache,

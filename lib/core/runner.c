@@ -141,22 +141,31 @@ static clb_error build_cached(clb_ctx *c, const char *name, const char *prefix, 
     unsigned char *bin = NULL;
     size_t len = 0;
     char why[256] = "";
+    double t = clb_now();
+    memset(info->phase_s, 0, sizeof info->phase_s);
     info->outcome = clb_bincache_read(dir, info->key, &bin, &len, why, sizeof why);
+    info->phase_s[CLB_PHASE_READ] = clb_now() - t;
     if (info->outcome == CLB_BINCACHE_HIT && clb_build_binary(c, bin, len, all, out) != CLB_OK) {
         snprintf(why, sizeof why, "the driver refused it: %.200s", c->diag.msg);
         info->outcome = CLB_BINCACHE_REBUILT;
     }
+    info->phase_s[CLB_PHASE_BINARY_BUILD] = clb_now() - t - info->phase_s[CLB_PHASE_READ];
     free(bin);
     if (info->outcome == CLB_BINCACHE_REBUILT)
         clb_bincache_remove(dir, info->key);
     if (info->outcome != CLB_BINCACHE_HIT) {
         clb_diag_clear(&c->diag);
+        t = clb_now();
         if (build_source(c, name, prefix, src, all, out) != CLB_OK)
             return c->diag.err;
+        info->phase_s[CLB_PHASE_SOURCE_BUILD] = clb_now() - t;
         char werr[256];
-        if ((bin = clb_program_binary(*out, &len)) != NULL &&
-            clb_bincache_write(dir, info->key, bin, len, werr, sizeof werr) != 0)
+        bin = clb_program_binary(*out, &len);
+        info->phase_s[CLB_PHASE_EXPORT] = clb_now() - t - info->phase_s[CLB_PHASE_SOURCE_BUILD];
+        t = clb_now();
+        if (bin && clb_bincache_write(dir, info->key, bin, len, werr, sizeof werr) != 0)
             clb_param_str(c->res, "binary_cache_store_failed", werr);
+        info->phase_s[CLB_PHASE_STORE] = clb_now() - t;
         free(bin);
     }
     note_cache(c, name, info->outcome, why);

@@ -58,7 +58,7 @@ static clb_error timed_build(clb_ctx *c, compile_state *s, uint64_t *rng, cl_pro
  * created from the binary, built). *seconds times the build the row names; the entry is removed
  * afterwards, so the user's cache keeps none of these sources. */
 static clb_error binary_rep(clb_ctx *c, compile_state *s, uint64_t *rng, int cached, cl_program *prog,
-                            double *seconds)
+                            double *seconds, double phase_s[CLB_PHASES])
 {
     char prefix[64];
     clb_build_info info;
@@ -72,6 +72,7 @@ static clb_error binary_rep(clb_ctx *c, compile_state *s, uint64_t *rng, int cac
         if (clb_build_with(c, s->kernel, prefix, NULL, 1, &info, prog) != CLB_OK)
             return d->err;
         *seconds = clb_now() - t0;
+        memcpy(phase_s, info.phase_s, sizeof info.phase_s);
         clb_bincache_outcome want = pass ? CLB_BINCACHE_HIT : CLB_BINCACHE_MISS;
         if (!info.cached || info.outcome != want) {
             clb_bincache_remove(c->opts->binary_cache_dir, info.key);
@@ -110,6 +111,32 @@ cleanup:
     return d->err;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* params.phases_ms: the median of each step of the timed builds (lib/core/internal.h's phases),
+ * the steps the row's path took only. */
+static void phase_params(clb_result *res, double (*ph)[CLB_PHASES], unsigned n, int cached)
+{
+    static const char *const names[CLB_PHASES] = {"read_check", "binary_build", "source_build", "export_binary",
+                                                  "store"};
+    cJSON *o = cJSON_CreateObject();
+    double v[64];
+    for (int p = 0; p < CLB_PHASES && n > 0; p++) {
+        if (cached != (p <= CLB_PHASE_BINARY_BUILD) && p != CLB_PHASE_READ)
+            continue;
+        for (unsigned i = 0; i < n; i++)
+            v[i] = 1e3 * ph[i][p];
+        qsort(v, n, sizeof v[0], cmp_double);
+        clb_json_number(o, names[p], n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(res->params, "phases_ms");
+    cJSON_AddItemToObject(res->params, "phases_ms", o);
+}
+
 /* compile.binary_cold / binary_cached: the row's kernel (the minimal one under --quick), built
  * (cold) or loaded (cached). */
 static clb_error binary_run(clb_ctx *c, clb_result *res, int cached)
@@ -119,15 +146,15 @@ static clb_error binary_run(clb_ctx *c, clb_result *res, int cached)
     uint64_t rng = (uint64_t)(clb_now() * 1e9);
     cl_program prog = NULL;
     unsigned reps = c->opts->quick && clb_reps(c) > 3 ? 3 : clb_reps(c), n = 0;
-    double x[64], t = 0;
+    double x[64], ph[64][CLB_PHASES], t = 0;
     if (!c->opts->binary_cache_dir || !*c->opts->binary_cache_dir)
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "the binary cache is off (--no-binary-cache)");
     reps = reps > 64 ? 64 : reps;
     for (unsigned i = 0; i < (c->opts->warmup ? c->opts->warmup : 1); i++) /* warm-up */
-        if (binary_rep(c, &s, &rng, cached, &prog, &t) != CLB_OK)
+        if (binary_rep(c, &s, &rng, cached, &prog, &t, ph[0]) != CLB_OK)
             goto cleanup;
     for (n = 0; n < reps; n++) {
-        if (binary_rep(c, &s, &rng, cached, &prog, &t) != CLB_OK)
+        if (binary_rep(c, &s, &rng, cached, &prog, &t, ph[n]) != CLB_OK)
             goto cleanup;
         x[n] = 1e3 * t;
     }
@@ -137,6 +164,7 @@ static clb_error binary_run(clb_ctx *c, clb_result *res, int cached)
     clb_param_str(res, "program", s.kernel);
     clb_param_str(res, "binary_cache", cached ? "hit" : "miss"); /* what the timed builds were */
     clb_param_num(res, "source_bytes", (double)strlen(clb_kernel_source(s.kernel)));
+    phase_params(res, ph, n, cached);
     if (clb_result_set_samples(res, x, n, "ms", 0,
                                cached ? "wall_clock_monotonic read+check+binary build" : "wall_clock_monotonic build+store") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
