@@ -121,18 +121,22 @@ static void entry_path(char *buf, size_t n, const char *dir, const char *key)
     snprintf(buf, n, "%s/%016llx.clbin", dir, (unsigned long long)clb_fnv1a64(key, strlen(key), CLB_FNV_SEED));
 }
 
-/* Reads a regular file (no symlink followed) of at most max bytes; NULL with errno or why. */
-static unsigned char *read_entry(const char *path, size_t max, size_t *len, char *why, size_t n)
+/* Reads a regular file (no symlink followed) of at most max bytes; NULL with why (nothing in why:
+ * there is no such file). touch: mark it used (eviction takes the least recently used first). */
+static unsigned char *read_entry(const char *path, size_t max, int touch, size_t *len, char *why, size_t n)
 {
     struct stat st;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     unsigned char *b = NULL;
+    why[0] = '\0';
     if (fd < 0) {
         if (errno != ENOENT)
             snprintf(why, n, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max)
+    if (fstat(fd, &st) != 0)
+        snprintf(why, n, "cannot stat: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max)
         snprintf(why, n, "%s", !S_ISREG(st.st_mode) ? "not a regular file" : "larger than an entry may be");
     else if ((b = malloc((size_t)st.st_size + 1)) != NULL) {
         ssize_t r = read(fd, b, (size_t)st.st_size + 1); /* one more: a file that grew */
@@ -141,9 +145,10 @@ static unsigned char *read_entry(const char *path, size_t max, size_t *len, char
             snprintf(why, n, "%s", r < 0 ? strerror(errno) : "changed while read");
             free(b);
             b = NULL;
-        } else
-            futimens(fd, NULL); /* recently used: eviction takes the oldest first */
-    }
+        } else if (touch)
+            futimens(fd, NULL);
+    } else
+        snprintf(why, n, "out of memory");
     close(fd);
     return b;
 }
@@ -166,7 +171,7 @@ clb_bincache_outcome clb_bincache_read(const char *dir, const char *key, unsigne
     if (!dir_private(dir)) /* missing, or planted/shared: nothing in it is used (the write says why) */
         return CLB_BINCACHE_MISS;
     entry_path(path, sizeof path, dir, key);
-    unsigned char *buf = read_entry(path, CLB_BINCACHE_ENTRY_MAX + 65536u, &len, why, n);
+    unsigned char *buf = read_entry(path, CLB_BINCACHE_ENTRY_MAX + 65536u, 1, &len, why, n);
     if (!buf)
         return why[0] ? CLB_BINCACHE_REBUILT : CLB_BINCACHE_MISS;
     if (clb_bincache_parse(buf, len, key, &p, bin_len, why, n) && (*bin = malloc(*bin_len ? *bin_len : 1)))
@@ -303,7 +308,7 @@ static void describe(const char *dir, const char *name, clb_bincache_info *info)
     memset(info, 0, sizeof *info);
     snprintf(info->file, sizeof info->file, "%.63s", name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    unsigned char *buf = read_entry(path, CLB_BINCACHE_ENTRY_MAX + 65536u, &len, info->why, sizeof info->why);
+    unsigned char *buf = read_entry(path, CLB_BINCACHE_ENTRY_MAX + 65536u, 0, &len, info->why, sizeof info->why);
     info->bytes = len;
     info->valid = buf && clb_bincache_parse(buf, len, NULL, &bin, &blen, info->why, sizeof info->why);
     if (info->valid) {
@@ -340,6 +345,7 @@ static clb_error walk(const char *dir, int remove, void (*each)(const clb_bincac
         }
         if (!remove) {
             describe(dir, e->d_name, &info);
+            info.bytes = (uint64_t)st.st_size;
             each(&info, arg);
         }
         (*files)++;
