@@ -84,6 +84,12 @@ static void test_files(const char *root)
     CHECK(unlink(path) == 0 && symlink("/etc/passwd", path) == 0);
     CHECK(clb_bincache_read(dir, KEY, &got, &blen, why, sizeof why) == CLB_BINCACHE_REBUILT && !got);
     CHECK(clb_bincache_write(dir, KEY, bin, sizeof bin, why, sizeof why) == 0 && file_mode(path) == 0600);
+    /* admission on the second build: the first leaves a marker, the second takes it */
+    char seen[1100];
+    snprintf(seen, sizeof seen, "%.*s.seen", (int)(strlen(path) - 6), path);
+    CHECK(clb_bincache_admit(dir, KEY) == 0 && access(seen, F_OK) == 0);
+    CHECK(clb_bincache_admit(dir, KEY) == 1 && access(seen, F_OK) != 0);
+    CHECK(clb_bincache_admit(dir, KEY) == 0);
     /* a directory others may write is neither read nor written */
     CHECK(chmod(dir, 0777) == 0);
     CHECK(clb_bincache_read(dir, KEY, &got, &blen, why, sizeof why) == CLB_BINCACHE_MISS);
@@ -123,7 +129,8 @@ static void test_evict_clear(const char *root)
     CHECK(clb_binary_cache_clear(dir, &files, &bytes, NULL) == CLB_OK && files == 2);
     CHECK(access(other, F_OK) == 0 && access(victim, F_OK) == 0 && lstat(path, &(struct stat){0}) == 0);
     CHECK(!entry_of(dir, keys[0], path, sizeof path) && !entry_of(dir, keys[2], path, sizeof path));
-    CHECK(clb_bincache_own_name("0123456789abcdef.clbin") && clb_bincache_own_name(".0123456789abcdef.clbin.Ab12Cd"));
+    CHECK(clb_bincache_own_name("0123456789abcdef.clbin") && clb_bincache_own_name(".0123456789abcdef.clbin.Ab12Cd") &&
+          clb_bincache_own_name("0123456789abcdef.seen"));
     CHECK(!clb_bincache_own_name("0123456789abcdef.clbin~") && !clb_bincache_own_name("tune.json") &&
           !clb_bincache_own_name("0123456789abcde.clbin"));
 }

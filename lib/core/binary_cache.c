@@ -245,8 +245,26 @@ int clb_bincache_own_name(const char *name)
     if (hex != 16)
         return 0;
     if (name[0] != '.')
-        return strcmp(rest, ".clbin") == 0;
+        return strcmp(rest, ".clbin") == 0 || strcmp(rest, ".seen") == 0;
     return strncmp(rest, ".clbin.", 7) == 0 && strlen(rest + 7) == 6;
+}
+
+int clb_bincache_admit(const char *dir, const char *key)
+{
+    char path[4096], why[256];
+    struct stat st;
+    entry_path(path, sizeof path, dir, key);
+    memcpy(path + strlen(path) - 6, ".seen", 6); /* "HASH.clbin" -> "HASH.seen" */
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        unlink(path);
+        return 1;
+    }
+    if (make_private_dir(dir, why, sizeof why) == 0) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            close(fd);
+    }
+    return 0;
 }
 
 size_t clb_bincache_evict(const char *dir, uint64_t max)
@@ -264,7 +282,8 @@ size_t clb_bincache_evict(const char *dir, uint64_t max)
         while ((e = readdir(dp)) != NULL) {
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             /* temporary files count too: a writer killed mid-write leaves one behind */
-            if (!clb_bincache_own_name(e->d_name) || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            if (!clb_bincache_own_name(e->d_name) || strstr(e->d_name, ".seen") || lstat(path, &st) != 0 ||
+                !S_ISREG(st.st_mode))
                 continue;
             total += (uint64_t)st.st_size;
             if (!oldest[0] || st.st_mtim.tv_sec < t0.tv_sec ||

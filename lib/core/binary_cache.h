@@ -47,6 +47,11 @@ clb_bincache_outcome clb_bincache_read(const char *dir, const char *key, unsigne
  * CLB_BINCACHE_DIR_MAX bytes. Returns 0, or -1 with why. */
 int clb_bincache_write(const char *dir, const char *key, const unsigned char *bin, size_t bin_len, char *why,
                        size_t n);
+/* Admission on the second build: 1 when key was built before (its marker "HASH.seen" is there:
+ * removed now, the caller stores the binary); else 0, and the marker is left for next time. A
+ * build seen once (a tuning candidate, a one-off run) never pays the binary's export, which on
+ * PoCL compiles every kernel of the program. */
+int clb_bincache_admit(const char *dir, const char *key);
 /* Removes the entry for key (a rejected one). */
 void clb_bincache_remove(const char *dir, const char *key);
 /* 1 for the names clbench makes in the directory (entries, their temporary files). */

@@ -79,13 +79,17 @@ clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *ho
 clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
                     cl_program *out);
 /* clb_build, through the kernel binary cache (opts->binary_cache_dir, docs/binary_cache.md) only
- * with use_cache (compile.short/long build a new source each time: never cached). info says
+ * with use_cache (compile.short/long build a new source each time: never cached). A miss stores
+ * the binary on the key's second build (clb_bincache_admit), or at once with CLB_CACHE_STORE_NOW. info says
  * what the cache did: cached = 0 when it was not asked; else the outcome and the entry's key.
  * Every cached build records params.binary_cache (hit, miss or rebuilt: the row's worst). */
+enum { CLB_CACHE_OFF = 0, CLB_CACHE_ON = 1, CLB_CACHE_STORE_NOW = 2 };
 enum { CLB_PHASE_READ, CLB_PHASE_BINARY_BUILD, CLB_PHASE_SOURCE_BUILD, CLB_PHASE_EXPORT, CLB_PHASE_STORE,
        CLB_PHASES };
 typedef struct clb_build_info {
     int cached;
+    int store_now; /* use_cache was CLB_CACHE_STORE_NOW */
+    int stored;    /* a miss whose binary was stored (else only marked: stored on its next build) */
     clb_bincache_outcome outcome;
     /* wall seconds of each step of a cached build: the entry read and checked, the program made
      * and built from it (hit); the source build, CL_PROGRAM_BINARIES, the entry written (miss) */

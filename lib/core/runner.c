@@ -159,6 +159,12 @@ static clb_error build_cached(clb_ctx *c, const char *name, const char *prefix, 
         if (build_source(c, name, prefix, src, all, out) != CLB_OK)
             return c->diag.err;
         info->phase_s[CLB_PHASE_SOURCE_BUILD] = clb_now() - t;
+        /* stored at once when rejected (it was cached before) or asked for, else on its second build */
+        info->stored = info->outcome == CLB_BINCACHE_REBUILT || info->store_now || clb_bincache_admit(dir, info->key);
+        if (!info->stored) {
+            note_cache(c, name, info->outcome, why);
+            return CLB_OK;
+        }
         char werr[256];
         bin = clb_program_binary(*out, &len);
         info->phase_s[CLB_PHASE_EXPORT] = clb_now() - t - info->phase_s[CLB_PHASE_SOURCE_BUILD];
@@ -189,6 +195,8 @@ clb_error clb_build_with(clb_ctx *c, const char *name, const char *prefix, const
     if (extra && *extra)
         clb_param_str(c->res, "extra_build_options", extra);
     const clb_device_ref *r = clb_device_reference(c->dev);
+    info->store_now = use_cache == CLB_CACHE_STORE_NOW;
+    info->stored = 0;
     info->cached = use_cache && c->opts->binary_cache_dir && *c->opts->binary_cache_dir &&
                    clb_bincache_key(r->platform, r->device, name, all, prefix, src, info->key, sizeof info->key);
     if (!info->cached)
@@ -200,7 +208,7 @@ clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char
                     cl_program *out)
 {
     clb_build_info info;
-    return clb_build_with(c, name, prefix, options, 1, &info, out);
+    return clb_build_with(c, name, prefix, options, CLB_CACHE_ON, &info, out);
 }
 
 /* ---- timing one launch ---- */

@@ -48,7 +48,7 @@ static clb_error timed_build(clb_ctx *c, compile_state *s, uint64_t *rng, cl_pro
     snprintf(prefix, sizeof prefix, "#define CLB_NONCE %uu\n", (unsigned)s->nonce);
     clb_build_info info;
     double t0 = clb_now();
-    clb_error e = clb_build_with(c, s->kernel, prefix, NULL, 0, &info, prog);
+    clb_error e = clb_build_with(c, s->kernel, prefix, NULL, CLB_CACHE_OFF, &info, prog);
     *seconds = clb_now() - t0;
     return e;
 }
@@ -69,7 +69,7 @@ static clb_error binary_rep(clb_ctx *c, compile_state *s, uint64_t *rng, int cac
         clb_release_program(*prog);
         *prog = NULL;
         double t0 = clb_now();
-        if (clb_build_with(c, s->kernel, prefix, NULL, 1, &info, prog) != CLB_OK)
+        if (clb_build_with(c, s->kernel, prefix, NULL, pass ? CLB_CACHE_ON : CLB_CACHE_STORE_NOW, &info, prog) != CLB_OK)
             return d->err;
         *seconds = clb_now() - t0;
         memcpy(phase_s, info.phase_s, sizeof info.phase_s);
