@@ -48,7 +48,7 @@ characterize)
     ;;
 test)
     build build -DCLBENCH_MPI=ON -DCMAKE_INSTALL_PREFIX=/usr # /usr: the Debian packages' layout
-    (cd build && ctest --output-on-failure -j 1)
+    (cd build && ctest --output-on-failure -j "$(nproc)")
     # The .deb files built, lintian-checked, installed, run from an empty directory and purged
     # (purged also on failure); system-wide, so outside ctest. Prints PASS or FAIL.
     tests/pkg_deb.sh build
@@ -59,7 +59,7 @@ test)
     CC=clang build build-asan -DCLBENCH_SANITIZE=ON -DCLBENCH_FUZZ=ON
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 \
         LSAN_OPTIONS="suppressions=$PWD/../tests/lsan.supp:print_suppressions=0" \
-        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j 1 -E '^cli_suite$')
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)" -E '^cli_suite$')
     ;;
 *)
     echo "usage: ./run.sh [test]" >&2

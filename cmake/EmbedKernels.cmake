@@ -3,11 +3,22 @@
 # CMake alone (no xxd). The generation reruns whenever a kernel changes.
 function(clbench_embed_kernels out)
   set(kernels ${ARGN})
+  # the files a kernel includes (EmbedKernelsScript.cmake pastes them in) are dependencies too
+  set(included "")
+  foreach(k ${kernels})
+    file(STRINGS ${k} incs REGEX "^#include \"[^\"]+\"")
+    get_filename_component(dir ${k} DIRECTORY)
+    foreach(inc ${incs})
+      string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" f "${inc}")
+      list(APPEND included ${dir}/${f})
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${k})
+    endforeach()
+  endforeach()
   add_custom_command(
     OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} "-DKERNELS=${kernels}"
             -P ${CMAKE_SOURCE_DIR}/cmake/EmbedKernelsScript.cmake
-    DEPENDS ${kernels} ${CMAKE_SOURCE_DIR}/cmake/EmbedKernelsScript.cmake
+    DEPENDS ${kernels} ${included} ${CMAKE_SOURCE_DIR}/cmake/EmbedKernelsScript.cmake
     COMMENT "Embedding OpenCL kernels"
     VERBATIM)
 endfunction()

@@ -173,6 +173,12 @@ cJSON *clb_device_info_json(cl_device_id device);
 /* The same rows, printed as "  CL_NAME  value" lines. */
 void clb_device_info_print(cl_device_id device, FILE *f);
 void clb_platform_info_print(cl_platform_id platform, FILE *f);
+/* The OpenCL ICD loader, the .icd files of vendors_dir (a directory or one .icd file; the
+ * caller reads OCL_ICD_VENDORS, source says where the path came from) with the library each
+ * names and whether it is loaded, and every platform with its library (docs/schema.md, "icd").
+ * Hostile files are entries with status "invalid" and a reason. Never NULL. */
+cJSON *clb_icd_json(const char *vendors_dir, const char *source);
+void clb_icd_print(const cJSON *icd, FILE *f);
 
 /* Derived parameters, each {"value": ..., "how": "..."}: fp64, fp16, simd_width, local memory
  * type and size, cache line and size. Compiles a probe kernel on dev. Caller frees. */
@@ -264,10 +270,63 @@ typedef struct clb_run_opts {
     int retune;           /* app.*gemm.tuned: search again, ignoring the cached winner */
     int largest_only;     /* size sweeps (transfer.*) measure 4 B and their largest size only: the
                              headline, for a pass whose full curve is measured again alone */
+    int all_reps;         /* app rows take every repetition: no early stop after 3 runs once 3 s
+                             have passed (the suite's full mode: seed 004's 10 runs) */
     const char *binary_cache_dir; /* the kernel binary cache's directory (docs/binary_cache.md);
                                      NULL: every program is built from source, nothing is stored */
 } clb_run_opts;
 void clb_run_opts_default(clb_run_opts *o);
+
+/* Process-wide settings: sizes, forms, tuning knobs and paths the library would otherwise have
+ * to look up itself. The library reads no environment variable; the tool maps its documented
+ * variables (`clbench --help`, docs/cli.md "Environment") into this struct once at start-up,
+ * and every worker process does the same. Zero, NULL or a negative value means "the default"
+ * (given in each comment). Strings are borrowed: the caller keeps them alive while installed. */
+typedef struct clb_settings {
+    /* application sizes (0: the row's own per device type) */
+    size_t saxpy_n;             /* app.saxpy: one fixed largest n (a multiple of 16) */
+    size_t gemm_n;              /* app.*gemm.*: the matrix order */
+    size_t gemm_ladder_n;       /* the GEMM ladder rungs below tuned */
+    size_t mcpi_n;              /* app.mcpi.*: samples */
+    size_t strmatch_bytes;      /* app.strmatch.*: text bytes */
+    double app_rep_budget_s;    /* apps: seconds of repetitions per row (3; 1 to 86400) */
+    size_t euler_n, euler_grid, euler_steps; /* app.euler.*: STRING n, BRUSS2D N, steps */
+    size_t euler_local, euler_groups;        /* work-group size, groups (0: the row's choice) */
+    size_t euler_tile_groups_per_cu;         /* 1-D tiled rows (4 on GPUs, else 1) */
+    size_t euler_tile2d_points, euler_tile2d_steps; /* tiled_2d: points per item, steps per tile */
+    /* GEMM tuning */
+    const char *clblast_tuning; /* app.*gemm.clblast_tuned: tuner JSON files, ':'-separated
+                                   (NULL: the tuner's files in the current directory) */
+    int tune_family;            /* the tuned GEMM: search only this kernel family (-1: all) */
+    double tune_budget_s;       /* the tuned GEMM: search budget (0: every candidate) */
+    /* memory, transfer, microarch */
+    const char *read_forms;     /* memory.read_linear: "all" or a comma-separated form list */
+    unsigned long long read_bytes; /* memory.read_linear: array bytes on any device (MiB steps) */
+    size_t quick_bytes;         /* --quick DRAM arrays on non-GPU devices: 262144 or 524288 */
+    double transfer_max_bytes;  /* transfer.*: a smaller largest size */
+    double sustained_s;         /* microarch.sustained: duration (60; --quick 2; at most 3600) */
+    /* compute and builds */
+    const char *build_options;  /* appended to every kernel build (clbench suite --variant) */
+    const char *native_peak;    /* tools/native_peak JSON: "% of native peak" on CPU devices */
+    const char *dump_dir;       /* program binaries of measured configurations written here */
+    double clock_mhz;           /* derived peaks use this clock instead of the device's */
+    /* loaders */
+    const char *nvml_library;   /* NVML library to load (libnvidia-ml.so.1) */
+    int nvml_any_device;        /* read NVML device 0 around rows of any device (tests) */
+    const char *cuda_module;    /* the CUDA twin module to load, and no other */
+    int cuda_any_device;        /* CUDA twins on any device (tests' host-side module) */
+    /* the user's directories (tuning cache, device database) */
+    const char *home, *xdg_cache_home, *xdg_config_home;
+    /* where the caller's NAME=VALUE list lives (the tool: &environ, so always the current one);
+     * its OCL_ICD_*, POCL_* and CLBENCH_* entries go into provenance.environment (NULL: none) */
+    char **const *environment;
+} clb_settings;
+/* The defaults above (every field "unset"). */
+void clb_settings_default(clb_settings *s);
+/* Installs a copy of *s for the whole process (NULL: the defaults); call before any run. */
+void clb_settings_set(const clb_settings *s);
+/* The installed settings (the defaults until clb_settings_set). */
+const clb_settings *clb_settings_get(void);
 
 /* Capabilities a benchmark needs; checked against the device before running. */
 enum {
@@ -346,10 +405,13 @@ void clb_child_kill(clb_child *c);
  * exited; -1: killed by clb_child_next_line after its deadline). */
 int clb_child_describe_end(clb_child *c, char *buf, size_t n);
 void clb_child_destroy(clb_child *c);
-/* In a child, first thing: when CLBENCH_PARENT_PID is set (clb_child_start), the process is
- * killed when its parent dies (PR_SET_PDEATHSIG) and the variable is removed. Returns -1 when
- * the parent is already not the process that started us (the child must exit), else 0. */
-int clb_child_bind_to_parent(void);
+/* clb_child_start tells its child the parent's pid in this environment variable. */
+#define CLB_CHILD_PARENT_VAR "CLBENCH_PARENT_PID"
+/* In a child, first thing, with the value of CLB_CHILD_PARENT_VAR (the caller reads it and
+ * removes it, so that the child's own children get theirs): when not NULL, the process is
+ * killed when its parent dies (PR_SET_PDEATHSIG). Returns -1 when the parent is already not
+ * the process that started us (the child must exit), else 0. */
+int clb_child_bind_to_parent(const char *parent_pid);
 /* Post-pass over one device's results array (JSON, as clb_result_to_json writes them): adds
  * to each ok app row speedup_vs_sequential, speedup_vs_previous_rung, ratio_vs_clblast and
  * pct_of_compute_peak / pct_of_triad where those rows are ok in the same array. */

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Issue 22: two identical devices of one host (nvidia-h200-x2), docs/results/fleet.md.
+# Two identical devices of one host (nvidia-h200-x2), docs/results/fleet.md.
 #   bash peers/fleet_2gpu.sh OUT BUILD_DIR [TYPE]        (after `source .gpu/activate.sh` there)
 # TYPE (default gpu) is the --type that selects the two devices; a local rehearsal uses two
 # identical PoCL devices: POCL_DEVICES="pthread pthread" bash peers/fleet_2gpu.sh OUT build cpu.
 # Steps: each device alone, both in one run (--type TYPE), a two-rank MPI run where each rank
 # takes the device of its local rank, fleet-check on it, and the same MPI run with rank 1 slowed
-# (CLBENCH_SLOWDOWN) and fleet-check again. summary.txt: wall times, each row's ratio to its
+# (CLBENCH_SLOWDOWN, read by the test-only preload library BUILD_DIR/tests/libclb_fault_preload.so
+# alone) and fleet-check again. summary.txt: wall times, each row's ratio to its
 # single-device run (devices told apart by UUID, else by selector; a row the run re-ran alone
 # also shows its concurrent figure), fleet-check's verdicts.
 # FLEET_ROWS overrides the rows, FLEET_OPTS adds run options and
 # FLEET_CHECK_OPTS fleet-check options (a rehearsal: --quick; --threshold 15% --max-spread 40%); FLEET_SLOW (default 0.8) is rank 1's slow-down factor.
 set -u
 set -f # the rows are clbench globs
-# multicast can take the host's GPUs out of service (issue 22): off in every command
+# multicast can take the host's GPUs out of service: off in every command
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 out=${1:?usage: fleet_2gpu.sh OUT BUILD_DIR [TYPE]} bd=${2:?} type=${3:-gpu}
 rows=${FLEET_ROWS:-compute.fp32.fma compute.fp64.fma memory.read_linear memory.triad memory.copy transfer.h2d_pinned transfer.d2h_pinned}
@@ -39,7 +40,7 @@ if command -v mpirun >/dev/null; then
     timed mpi "${mpi[@]}" -np 2 "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi.json" --html "$out/mpi.html"
     timed check-healthy "$clb" fleet-check $copts "$out/mpi.json"
     timed mpi-slow "${mpi[@]}" -np 1 "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi-slow.json" : \
-        -np 1 -x CLBENCH_SLOWDOWN="$slow" "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi-slow.json"
+        -np 1 -x LD_PRELOAD="$bd/tests/libclb_fault_preload.so" -x CLBENCH_SLOWDOWN="$slow" "$clb" run --mpi $rows $opts --type "$type" --json "$out/mpi-slow.json"
     timed check-slow "$clb" fleet-check $copts "$out/mpi-slow.json"
 fi
 python3 - "$out" <<'PY' | tee "$out/summary.txt"

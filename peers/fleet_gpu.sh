@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21 on one host with two different devices (the GPU machine: an NVIDIA GPU and PoCL on the
+# A fleet on one host with two different devices (the GPU machine: an NVIDIA GPU and PoCL on the
 # Xeon): the same rows run (1) on each device alone, (2) on both at once with --all-devices, and
 # (3) as a two-rank MPI run, one rank per device; summary.txt has the wall times and each row's
 # ratio to its single-device figure (docs/results/fleet.md).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Synthetic fleets for clbench fleet-check (issue 21): one real results file becomes N devices.
+"""Synthetic fleets for clbench fleet-check: one real results file becomes N devices.
 
 Each device is a copy of the file's first device with node name, rank and device index; every ok
 result gets noise drawn from its measured spread (the standard error of a median of n samples,

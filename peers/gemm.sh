@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The application rows against their peers in one clbench run per device (issue 14):
+# The application rows against their peers in one clbench run per device:
 #   clbench run 'app.*' compute.fp32.fma compute.fp64.fma memory.triad
 # so every app row is annotated (speedup over sequential and over the previous rung, % of
 # compute.fp32/fp64.fma or of memory.triad, ratio to CLBlast). Writes OUT/apps-P_D.json, the

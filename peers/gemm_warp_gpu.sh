@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The warp-tile GEMM family (issue 14) on the GPU, in one clbench run with its peers:
+# The warp-tile GEMM family on the GPU, in one clbench run with its peers:
 #   clbench run -d 0:0 --retune compute.fp32.fma compute.fp64.fma app.sgemm.warp_tiles
 #       app.sgemm.tuned app.sgemm.clblast app.dgemm.warp_tiles app.dgemm.tuned app.dgemm.clblast
 # at the rows' GPU sizes (SGEMM n = 8192, DGEMM n = 4096). --retune searches again (every

@@ -1,49 +1,164 @@
 #!/usr/bin/env bash
-# The GPU machine's measurements, in sections, each under a time limit so one call of the device
-# tool (10 minutes) always brings its files back; everything is packed into OUT/results.tgz.
+# The GPU machine's measurements, in named sections, each under a time limit so one call of the
+# device tool (10 minutes) always brings its files back: OUT/results.tgz is rewritten after every
+# section, so a call cut off by its limit still returns every finished one; OUT/timing.txt has
+# each section's exit status and wall time.
 # usage: bash peers/gpu_session.sh OUT BUILD_DIR SECTION...      (from the repository root,
-#        after `source .gpu/activate.sh`). Sections:
-#   full     the README main command's run (clbench run --json --html) on the default device
-#   pairs    peers/memory_pairs.sh, 2 rounds, on the NVIDIA device (stream_simple, clpeak)
-#   cpupairs peers/memory_pairs.sh, 1 round, on the PoCL CPU device
-#   latency  latency.* on every device (cycles at the measured clock)
-#   launch   peers/launch.sh (clpeak --kernel-latency beside launch.*, the gap experiment)
-#   sustain  compute.fp32.fma + sustained.fp32 on the NVIDIA device, CLBENCH_SUSTAINED_S=30
-#   gemm     peers/gemm.sh for SGEMM, then DGEMM + SAXPY, on the NVIDIA device
-#   euler    peers/euler_gpu.sh string-f32 and bruss2d-f32 (EULER_STEPS, default 256), summary
+#        after `source .gpu/activate.sh`). GPU = the NVIDIA device, CPU = the PoCL device.
+# Characterization:
+#   full      the README main command's run (clbench run --json --html) on the default device
+#   fullpair  the same run with FULL_ISOLATION=on|off (default on), a fresh NVIDIA compute cache
+#             so both forms compile every kernel alike; WARM=1 first runs one discarded --quick run
+#   iso       peers/isolation_overhead.sh with ISO_PAIRS (3) pairs and ISO_SUBSET_PAIRS (2) subset pairs
+#   latency   latency.* on both devices (cycles at the measured clock)
+#   clpeaklat clpeak --kernel-latency on the GPU;  nativelat  the native C latency probe
+#   launch    peers/launch.sh (clpeak --kernel-latency beside launch.*, the gap experiment)
+#   sustain   compute.fp32.fma + sustained.fp32 on the GPU, CLBENCH_SUSTAINED_S=30
+#   nvml      peers/nvml_throttle_check.sh
+# Memory:
+#   pairs     peers/memory_pairs.sh on the GPU, PAIRS_ROUNDS (2) rounds (HBM_GBS passes through)
+#   cpupairs  peers/memory_pairs.sh, 1 round, on the CPU
+#   read      peers/read_linear_gpu.sh, READ_ROUNDS (3) rounds of read_linear against clpeak
+#   readpeer  memory.read_linear, then clpeak --global-bandwidth, on the GPU back to back
+#   cpuab     peers/memory_ab.sh on the CPU: AB_PAIRS (6) interleaved pairs of the rows AB_OPS
+#             ("write scale add") against stream_simple -o OP (MAX_S passes through)
+#   forms     stream_forms on the CPU: the kernel files FORMS_KERNELS (the tree's memory.cl), 20
+#             rounds of write/copy/scale/add/triad beside stream_simple's kernel, one process
+# Apps:
+#   gemm      peers/gemm.sh for SGEMM, then DGEMM + SAXPY, on the GPU
+#   sgemm     peers/gemm.sh with SGEMM_ROWS (app.sgemm.*) only
+#   warp      peers/gemm_warp_gpu.sh (the warp-tile rungs and the tuned search, SGEMM and DGEMM)
+#   cpusgemm  compute.fp32.fma, app.sgemm.tuned (--retune), app.sgemm.clblast on the CPU, n = 2000
+#   twins     cuda_selftest, then MonteCarloPi / StringMatch (10 reps), SGEMM, DGEMM + SAXPY with
+#             their CUDA twins on the GPU (the tuned winners kept in OUT/tune-cache)
+#   ecuda     cuda_selftest, then the Euler CUDA twin beside the OpenCL STRING rows (n = 1e8)
+#   euler     peers/euler_gpu.sh for each of EULER_PROBLEMS ("string-f32 bruss2d-f32"),
+#             EULER_STEPS (256), then its summary
+#   bruss2d   BRUSS2D N = 4096: memory.copy, the vectorized, coalesced and tiled_2d rows, f32 and
+#             f64, 5 reps, EULER_STEPS (64) steps
+# Suite, recommend, fleet:
+#   suite     clbench suite --quick --platforms all twice, then compare at 3 %
+#   suitefull clbench suite --full
+#   recommend peers/recommend_check.sh measure --all-devices and check (CLBENCH_GEMM_N, 4096),
+#             then recommend --workload gemm at 2048 and 8192
+#   recstream the stream workload's rows on all devices, then recommend --workload stream
+#   fleet     peers/fleet_gpu.sh on GPU and CPU (FLEET_ROWS, FLEET_MPI pass through)
 set -u
-out=$1 bd=$2; shift 2
+set -f # row patterns are clbench globs
+out=${1:?usage: gpu_session.sh OUT BUILD_DIR SECTION...} bd=${2:?usage: gpu_session.sh OUT BUILD_DIR SECTION...}
+shift 2
 mkdir -p "$out"
 clb=$bd/clbench
 pd_of() { "$clb" list | awk -v want="$1" '/^Platform #/{p=substr($2,2,length($2)-2); plat=$0}
           /Device #/{d=$3; sub("#","",d); sub(":","",d); if (plat ~ want) {print p":"d; exit}}'; }
-gpu=$(pd_of NVIDIA) cpu=$(pd_of Portable)
-echo "gpu=$gpu cpu=$cpu" | tee "$out/devices.txt"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv >>"$out/devices.txt" 2>&1
+gpu=${GPU_DEVICE:-$(pd_of NVIDIA)} cpu=${CPU_DEVICE:-$(pd_of Portable)}
+{ echo "gpu=$gpu cpu=$cpu"; date -u +%FT%TZ; git rev-parse HEAD 2>/dev/null
+  nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
+  "$clb" list; } >"$out/devices.txt" 2>&1
+pack() { tar czf "$out/../results.tgz.tmp" -C "$out" --exclude=cache --exclude=results.tgz . 2>/dev/null &&
+         mv "$out/../results.tgz.tmp" "$out/results.tgz"; }
+# FILE LIMIT_S COMMAND...: stdout and stderr to OUT/FILE, then "FILE: exit N" into OUT/FILE.
+to() { local f=$1 lim=$2; shift 2; mkdir -p "$(dirname "$out/$f")"
+       timeout "$lim" "$@" >"$out/$f" 2>&1; echo "exit $?" >>"$out/$f"; }
+
+full_pair() {
+    local iso=${FULL_ISOLATION:-on}
+    mkdir -p "$out/full"
+    export CUDA_CACHE_PATH; CUDA_CACHE_PATH=$(mktemp -d)
+    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv >"$out/full/env-$iso.txt" 2>&1
+    [ "${WARM:-0}" = 1 ] && to "full/warm-$iso.txt" 300 "$clb" run --quick --json "$out/full/warm-$iso.json"
+    CUDA_CACHE_PATH=$(mktemp -d) # the timed run compiles every kernel, as in the other form
+    local t0; t0=$(date +%s.%N)
+    to "full/full-$iso.txt" 560 env CLBENCH_ISOLATION="$iso" "$clb" run --json "$out/full/full-$iso.json"
+    echo "isolation=$iso wall_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" | tee "$out/full/wall-$iso.txt"
+}
+
+twins() {
+    export XDG_CACHE_HOME=$out/cache # the tuned rung's winner is part of the record
+    to twins/selftest.txt 30 "$bd/cuda_selftest"
+    to twins/torment.txt 90 "$clb" run -d "$gpu" --reps 10 'app.mcpi.*' 'app.strmatch.*' --json "$out/twins/torment.json"
+    to twins/sgemm.txt 150 "$clb" run -d "$gpu" compute.fp32.fma app.sgemm.double_buffered app.sgemm.tuned \
+        app.sgemm.clblast app.sgemm.cuda app.sgemm.cublas --json "$out/twins/sgemm.json"
+    to twins/dgemm_saxpy.txt 120 "$clb" run -d "$gpu" compute.fp64.fma memory.triad app.dgemm.tuned app.dgemm.clblast \
+        app.dgemm.cuda app.dgemm.cublas app.saxpy.opencl app.saxpy.opencl_float4 app.saxpy.cuda \
+        --json "$out/twins/dgemm_saxpy.json"
+    cp -r "$out/cache" "$out/tune-cache" 2>/dev/null
+    unset XDG_CACHE_HOME
+}
+
+recommend() {
+    local n=${CLBENCH_GEMM_N:-4096}
+    mkdir -p "$out/rec"
+    CLBENCH=$clb CLBENCH_GEMM_N=$n to rec/measure.txt 270 bash peers/recommend_check.sh measure "$out/rec/all.json" --all-devices
+    CLBENCH=$clb CLBENCH_GEMM_N=$n to rec/check.txt 60 bash peers/recommend_check.sh check "$out/rec/check" "$out/rec/all.json"
+    for s in 2048 8192; do
+        to "rec/gemm-$s.txt" 30 "$clb" recommend --workload gemm --size $s --from "$out/rec/all.json"
+    done
+}
+
+section() {
+    case $1 in
+    full)      to full.txt "${FULL_TIMEOUT:-380}" "$clb" run --json "$out/full.json" --html "$out/full.html" ;;
+    fullpair)  full_pair ;;
+    iso)       to iso/log.txt 300 sh peers/isolation_overhead.sh "$out/iso" "$bd" "${ISO_PAIRS:-3}" "${ISO_SUBSET_PAIRS:-2}" ;;
+    latency)   for d in "$gpu" "$cpu"; do
+                   to "latency-${d/:/_}.txt" 90 "$clb" run 'latency.*' -d "$d" --json "$out/latency-${d/:/_}.json"
+               done ;;
+    clpeaklat) to clpeak-latency.txt 60 clpeak -p "${gpu%%:*}" -d "${gpu##*:}" --kernel-latency ;;
+    nativelat) to native-latency.txt 30 "$bd/clb_native_latency" ;;
+    launch)    LAUNCH_GAP_BIN=$bd/launch_gap LAUNCH_GAP_N=5000 to launch.log 100 bash peers/launch.sh "$out/launch" "$clb" ;;
+    sustain)   CLBENCH_SUSTAINED_S=30 to sustained-gpu.txt 150 "$clb" run compute.fp32.fma sustained.fp32 -d "$gpu" \
+                   --json "$out/sustained-gpu.json" ;;
+    nvml)      to nvml/log.txt 60 bash peers/nvml_throttle_check.sh "$out/nvml" "$clb" ;;
+    pairs)     to pairs-gpu.log 260 bash peers/memory_pairs.sh "$out/pairs-gpu" "${PAIRS_ROUNDS:-2}" "$gpu" "$clb" ;;
+    cpupairs)  to pairs-cpu.log 300 bash peers/memory_pairs.sh "$out/pairs-cpu" 1 "$cpu" "$clb" ;;
+    read)      DEADLINE_S=110 to read/log.txt 130 bash peers/read_linear_gpu.sh "$out/read" "$bd" "${READ_ROUNDS:-3}" ;;
+    readpeer)  to readpeer/read.txt 40 "$clb" run -d "$gpu" memory.read_linear --json "$out/readpeer/read.json"
+               to readpeer/clpeak.txt 40 clpeak -p "${gpu%%:*}" -d "${gpu##*:}" --global-bandwidth ;;
+    cpuab)     MAX_S=${MAX_S:-150} to ab/log-run.txt 360 bash peers/memory_ab.sh "$out/ab" "${AB_PAIRS:-6}" "$cpu" "$clb" \
+                   "${AB_OPS:-write scale add}" ;;
+    forms)     # stream_forms takes the loader's platform index: PoCL's in clinfo -l
+               local pocl
+               pocl=$(clinfo -l 2>/dev/null | awk '/^Platform #/{n=$2; sub("#","",n); sub(":","",n)} /Portable Computing Language/{print n; exit}')
+               STREAM_FORMS_MIB=1024 to cpu/forms.txt 80 "$bd/stream_forms" "${FORMS_KERNELS:-lib/bench/memory/memory.cl}" \
+                   20 "${pocl:-1}" wcsat ;;
+    gemm)      GEMM_ROWS='app.sgemm.*' to sgemm.log 330 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb"
+               GEMM_ROWS='app.dgemm.* app.saxpy.*' to dgemm.log 240 bash peers/gemm.sh "$out/dgemm_saxpy" "$gpu" "$clb" ;;
+    sgemm)     GEMM_ROWS="${SGEMM_ROWS:-app.sgemm.*}" to sgemm.log 180 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" ;;
+    warp)      to warp/log.txt 170 bash peers/gemm_warp_gpu.sh "$out/warp" "$bd" ;;
+    cpusgemm)  XDG_CACHE_HOME=$out/cpu/cache CLBENCH_GEMM_N=2000 to cpu/sgemm.txt 130 "$clb" run -d "$cpu" --retune \
+                   compute.fp32.fma app.sgemm.tuned app.sgemm.clblast --json "$out/cpu/sgemm.json" ;;
+    twins)     twins ;;
+    ecuda)     to ecuda/selftest.txt 60 "$bd/cuda_selftest"
+               CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=64 to ecuda/euler_cuda.txt 100 "$clb" run -d "$gpu" --reps 5 \
+                   memory.copy app.euler.string.f32.coalesced app.euler.string.f32.vectorized app.euler.cuda \
+                   --json "$out/ecuda/euler_cuda.json" ;;
+    euler)     for p in ${EULER_PROBLEMS:-string-f32 bruss2d-f32}; do
+                   EULER_STEPS=${EULER_STEPS:-256} timeout 280 bash peers/euler_gpu.sh "$out/euler" "$p" "$clb" >>"$out/euler.log" 2>&1
+               done
+               bash peers/euler_gpu.sh "$out/euler" summary >>"$out/euler.log" 2>&1 ;;
+    bruss2d)   CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=${EULER_STEPS:-64} to bruss2d/bruss2d.txt 150 "$clb" run -d "$gpu" \
+                   --reps 5 memory.copy app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.coalesced \
+                   app.euler.bruss2d.f32.tiled_2d app.euler.bruss2d.f64.vectorized app.euler.bruss2d.f64.tiled_2d \
+                   --json "$out/bruss2d/bruss2d.json" ;;
+    suite)     for i in 1 2; do
+                   to "suite-quick-$i.txt" 200 "$clb" suite --quick --platforms all --json "$out/suite-quick-$i.json" \
+                       --html "$out/suite-quick-$i.html"
+               done
+               to compare.txt 30 "$clb" compare "$out/suite-quick-1.json" "$out/suite-quick-2.json" --threshold 3% ;;
+    suitefull) to suite/full.txt 300 "$clb" suite --full --json "$out/suite/full.json" --html "$out/suite/full.html" ;;
+    recommend) recommend ;;
+    recstream) to rec/stream.txt 100 "$clb" run memory.triad launch.queued_end app.saxpy.opencl app.saxpy.opencl_float4 \
+                   --all-devices --json "$out/rec/stream.json"
+               to rec/recommend-stream.txt 30 "$clb" recommend --workload stream --size 33554432 --from "$out/rec/stream.json" ;;
+    fleet)     to fleet/log.txt 420 bash peers/fleet_gpu.sh "$out/fleet" "$bd" "$gpu" "$cpu" ;;
+    *)         echo "unknown section $1" | tee -a "$out/timing.txt"; return 2 ;;
+    esac
+}
+
 for s in "$@"; do
     t0=$(date +%s)
-    case $s in
-    full)    timeout "${FULL_TIMEOUT:-380}" "$clb" run --json "$out/full.json" --html "$out/full.html" >"$out/full.txt" 2>&1
-             echo "exit $?" >"$out/full-exit.txt" ;;
-    pairs)   timeout 240 bash peers/memory_pairs.sh "$out/pairs-gpu" 2 "$gpu" "$clb" >"$out/pairs-gpu.log" 2>&1 ;;
-    cpupairs) timeout 300 bash peers/memory_pairs.sh "$out/pairs-cpu" 1 "$cpu" "$clb" >"$out/pairs-cpu.log" 2>&1 ;;
-    latency) for d in "$gpu" "$cpu"; do
-                 timeout 90 "$clb" run 'latency.*' -d "$d" --json "$out/latency-${d/:/_}.json" >"$out/latency-${d/:/_}.txt" 2>&1
-             done ;;
-    launch)  LAUNCH_GAP_BIN=$bd/launch_gap LAUNCH_GAP_N=5000 timeout 100 bash peers/launch.sh "$out/launch" "$clb" >"$out/launch.log" 2>&1 ;;
-    sustain) CLBENCH_SUSTAINED_S=30 timeout 150 "$clb" run compute.fp32.fma sustained.fp32 -d "$gpu" \
-                 --json "$out/sustained-gpu.json" >"$out/sustained-gpu.txt" 2>&1 ;;
-    gemm)    GEMM_ROWS='app.sgemm.*' timeout 330 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" >"$out/sgemm.log" 2>&1
-             GEMM_ROWS='app.dgemm.* app.saxpy.*' timeout 240 bash peers/gemm.sh "$out/dgemm_saxpy" "$gpu" "$clb" >"$out/dgemm.log" 2>&1 ;;
-    clpeaklat) timeout 60 clpeak -p "${gpu%%:*}" -d "${gpu##*:}" --kernel-latency >"$out/clpeak-latency.txt" 2>&1 ;;
-    nativelat) timeout 30 "$bd/clb_native_latency" >"$out/native-latency.txt" 2>&1 ;;
-    sgemm)   GEMM_ROWS="${SGEMM_ROWS:-app.sgemm.*}" timeout 180 bash peers/gemm.sh "$out/sgemm" "$gpu" "$clb" >"$out/sgemm.log" 2>&1 ;;
-    euler)   for p in string-f32 bruss2d-f32; do
-                 EULER_STEPS=${EULER_STEPS:-256} timeout 280 bash peers/euler_gpu.sh "$out/euler" $p "$clb" >>"$out/euler.log" 2>&1
-             done
-             bash peers/euler_gpu.sh "$out/euler" summary >>"$out/euler.log" 2>&1 ;;
-    *)       echo "unknown section $s" ;;
-    esac
-    echo "section $s: $(( $(date +%s) - t0 )) s" | tee -a "$out/timing.txt"
+    section "$s"
+    echo "section $s: exit $?, $(( $(date +%s) - t0 )) s" | tee -a "$out/timing.txt"
+    pack
 done
-tar czf "$out/../results.tgz" -C "$out" . 2>/dev/null && mv "$out/../results.tgz" "$out/results.tgz"

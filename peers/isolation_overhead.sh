@@ -1,5 +1,5 @@
 #!/bin/sh
-# The cost of running benchmarks in worker processes (issue 19 target: a full characterization
+# The cost of running benchmarks in worker processes (the target: a full characterization
 # at most 5 % longer than a single-process run). Times the same runs with the workers (default)
 # and with CLBENCH_ISOLATION=off (every row in the parent process, measurement only), in
 # alternating order so that drift of the machine hits both alike; prints the median wall time of

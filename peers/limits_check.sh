@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Physical limits and the measured clock (issue 12) on every device: `clbench info`'s matched
+# Physical limits and the measured clock on every device: `clbench info`'s matched
 # database row and limits, latency.* in cycles with the clock and its source, and the rows the
 # guard checks (status, % of the limit) -- with nvidia-smi's SM clock and lscpu as peers.
 # usage: bash peers/limits_check.sh OUTDIR [clbench-binary]     (from the repository root)

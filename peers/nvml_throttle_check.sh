@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# NVML readings around every row (issue 19) on an NVIDIA GPU: runs ROWS on DEVICE, prints each
+# NVML readings around every row on an NVIDIA GPU: runs ROWS on DEVICE, prints each
 # result's status, reason and the nvml_before/nvml_after readings, with nvidia-smi's clocks,
 # throttle reasons and power as the peer read before and after the run.
 # usage: bash peers/nvml_throttle_check.sh OUTDIR [clbench-binary]     (from the repository root)

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# memory.read_linear against clpeak --global-bandwidth on one GPU, in alternating rounds (issue
-# 12: read_linear >= 1.0x clpeak's best on the H100). Per round: `clbench run memory.read_linear`
+# memory.read_linear against clpeak --global-bandwidth on one GPU, in alternating rounds (the
+# target: read_linear >= 1.0x clpeak's best on the H100). Per round: `clbench run memory.read_linear`
 # (full size, default options: the straightforward forms read 1 GiB on GPUs), then clpeak's
 # global-bandwidth test on the same device, then (AB_BYTES, default 268435456; empty: off)
-# read_linear again with CLBENCH_READ_BYTES=AB_BYTES, the array size before session 5, to show
+# read_linear again with CLBENCH_READ_BYTES=AB_BYTES, the array size before 2026-11-23, to show
 # what the launch length does. Prints every family member's screening and full-measurement
 # GB/s (params.variants) with its ratio to the same round's clpeak best, the reported value,
 # its guard (limit, efficiency) and the median ratio over the rounds. A part starts only when
 # its allowance fits before DEADLINE_S (default 110) seconds, so the call stays under 2 minutes.
-# Session 4 on the H100: read_linear 7 s, clpeak 4 s; expect ~30 s a round (3 rounds).
+# On the H100 (2026-11-23): read_linear 7 s, clpeak 4 s; expect ~30 s a round (3 rounds).
 #   bash peers/read_linear_gpu.sh OUT BUILD_DIR [ROUNDS=3]   (after `source .gpu/activate.sh`)
 # DEV=P:D picks another device (default 0:0: NVIDIA's platform comes first after activate.sh).
 # clpeak comes from the GPU kit (.gpu/debs/clpeak_1.1.2, on PATH after activate.sh).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19's interruption target: SIGINT at a random moment of a full characterization, N
+# The interruption target (docs/results/robustness.md): SIGINT at a random moment of a full characterization, N
 # trials; each must leave valid JSON holding every result finished before the signal (exit 130).
 # usage: bash peers/sigint_trials.sh OUTDIR [TRIALS=10] [MAX_DELAY_S=120] [clbench]
 # AFTER_ROWS=LO-HI: instead of a delay, SIGINT a uniform 0-4 s after the run has printed a random

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host-device transfer measurements (issue 5) with the peer in the same run.
+# Host-device transfer measurements with the peer in the same run.
 #
 # usage: bash peers/transfer.sh OUTDIR [clbench-binary]      (from the repository root)
 #

@@ -14,7 +14,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_REPS, OPT_BUDGET, OPT_QUICK, OPT_QUIET, OPT
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_RETUNE, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS, OPT_LARGEST_ONLY,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_NO_BINARY_CACHE };
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_ALL_REPS, OPT_NO_BINARY_CACHE };
 
 static const struct option long_opts[] = {
     {"platform", required_argument, NULL, 'p'},  {"device", required_argument, NULL, 'd'},
@@ -39,6 +39,7 @@ static const struct option long_opts[] = {
     {"strict", no_argument, NULL, OPT_STRICT},
     {"retune", no_argument, NULL, OPT_RETUNE},
     {"largest-only", no_argument, NULL, OPT_LARGEST_ONLY}, /* workers of a concurrent pass */
+    {"all-reps", no_argument, NULL, OPT_ALL_REPS},
     {"full", no_argument, NULL, OPT_FULL},
     {"platforms", required_argument, NULL, OPT_PLATFORMS},
     {"variant", required_argument, NULL, OPT_VARIANT},
@@ -49,6 +50,7 @@ static const struct option long_opts[] = {
     {"budget", required_argument, NULL, OPT_BUDGET_S},
     {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
+    {"icd", no_argument, NULL, OPT_ICD},
     {"no-binary-cache", no_argument, NULL, OPT_NO_BINARY_CACHE},
     {NULL, 0, NULL, 0}};
 
@@ -57,6 +59,8 @@ void cli_usage(FILE *f)
     fputs("usage: clbench COMMAND [options]\n"
           "commands:\n"
           "  list                      platforms and devices (as clinfo -l)\n"
+          "  list --icd                the ICD loader, the .icd files (OCL_ICD_VENDORS or /etc/OpenCL/vendors),\n"
+          "                            their libraries and the platforms in them\n"
           "  info [--json FILE|-]      every property of the selected devices, and derived ones\n"
           "  run [PATTERN...]          run benchmarks whose names match the globs (default: all)\n"
           "      --list                print the benchmark registry and exit\n"
@@ -66,6 +70,7 @@ void cli_usage(FILE *f)
           "      --target-ms MS        calibrated duration of one launch (default 50)\n"
           "      --watchdog-ms MS      longest allowed launch (default 200)\n"
           "      --quick               smallest meaningful sizes (smoke tests)\n"
+          "      --all-reps            app rows take every repetition (no stop after 3 runs once 3 s passed)\n"
           "      --strict              exit 1 when a result is not ok, unsupported or inconclusive (CI)\n"
           "      --retune              app.*gemm.tuned: search again instead of the cached tiles\n"
           "      --no-binary-cache     build every kernel from source: the binary cache\n"
@@ -109,6 +114,7 @@ void cli_usage(FILE *f)
           "failed (compare: a regression), 2 usage (also an unusable input or output path), 3 no OpenCL\n"
           "platform/device, 4 runtime error\n",
           f);
+    cli_env_usage(f);
 }
 
 /* Strict number parsing: the whole argument, finite, within [lo, hi]. */
@@ -185,10 +191,12 @@ static int apply(int c, const char *arg, cli_opts *o)
     case 't': o->sel.type = arg; break;
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
+    case OPT_ICD: o->list_icd = 1; break;
     case OPT_QUICK: o->run.quick = 1; break;
     case OPT_RETUNE: o->run.retune = 1; break;
     case OPT_NO_BINARY_CACHE: o->no_binary_cache = 1; break;
     case OPT_LARGEST_ONLY: o->run.largest_only = 1; break;
+    case OPT_ALL_REPS: o->run.all_reps = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_INJECT:
         if ((o->run.inject_fault = cli_fault_kind(arg ? arg : "wrong")) < 0)
@@ -328,6 +336,8 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     }
     if (o->max_input > 0)
         clb_input_limit_set(o->max_input);
+    if ((rc = cli_env_load()) != CLI_EXIT_OK)
+        return rc;
     if (!o->no_binary_cache && cli_binary_cache_dir(o->binary_cache_dir, sizeof o->binary_cache_dir))
         o->run.binary_cache_dir = o->binary_cache_dir;
     return cli_check_paths(o);

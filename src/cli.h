@@ -24,6 +24,7 @@ typedef struct cli_opts {
     int threshold_set;    /* --threshold was given */
     double max_spread;    /* fleet-check --max-spread: fraction (0: the default) */
     int list_benchmarks;  /* run --list */
+    int list_icd;         /* list --icd: the ICD loader, its vendor files and libraries */
     double bench_timeout_s; /* run --bench-timeout: deadline of one benchmark's worker (0: default) */
     int emit_device;      /* __worker --emit-device: print the device entry first */
     int mpi;              /* run --mpi: one device per MPI rank, results gathered by rank 0 */
@@ -71,8 +72,6 @@ int cli_discover(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t *n)
 int cli_open_device(const clb_device_ref *r, clb_device **dev);
 /* Writes --json and the reports of doc (then frees doc); returns rc or the I/O failure's code. */
 int cli_finish_doc(const cli_opts *o, cJSON *doc, int rc);
-/* 1 when the benchmark matches the command's patterns (all when there are none). */
-int cli_selected(const cli_opts *o, const clb_bench *b);
 /* 1 for the statuses that make `run --strict` exit with CLI_EXIT_FAILED: all but ok,
  * unsupported and inconclusive. */
 int cli_result_counts_as_failure(clb_status s);
@@ -80,37 +79,32 @@ int cli_result_counts_as_failure(clb_status s);
 /* src/cmd_info.c: list and info. */
 int cmd_list(const cli_opts *o);
 int cmd_info(const cli_opts *o);
-/* src/cmd_run.c: run (workers per group); src/cmd_worker.c: the worker side. */
+/* src/cmd_run.c: run (on the run engine, src/run_engine.h); src/cmd_worker.c: the worker side. */
 int cmd_run(const cli_opts *o);
 int cmd_worker(const cli_opts *o);
-/* Runs the selected benchmarks on one device in workers, printing the table unless quiet; the
- * device entry with its results (caller frees with cJSON_Delete); *failed as for run's exit. */
-cJSON *cli_run_one_device(const cli_opts *o, const clb_device_ref *ref, int *failed);
-/* Other devices run at the same time as this one, outside this process (the MPI ranks of one
- * node). After the device's rows, wait_turn blocks until this device may run alone; the rows
- * that share the host run again (the alone figure is the result, the concurrent one is kept in
- * params.concurrent, as `run` does for several devices); then pass_turn lets the next go. The
- * entry says ran_concurrently. Every party calls wait_turn and pass_turn once each. */
-typedef struct cli_shared_host {
-    size_t devices; /* devices running at the same time, this one included */
-    int cpu_busy;   /* one of them is a CPU device: launches share the host CPU too */
-    void (*wait_turn)(void *arg);
-    void (*pass_turn)(void *arg);
-    void *arg;
-} cli_shared_host;
-/* cli_run_one_device with host (NULL: the device runs alone, as cli_run_one_device). */
-cJSON *cli_run_one_device_shared(const cli_opts *o, const clb_device_ref *ref, const cli_shared_host *host,
-                                 int *failed);
 /* src/cmd_mpi.c: run --mpi (MPI builds; otherwise it explains and exits 2). */
 int cmd_run_mpi(const cli_opts *o);
-/* The document entry of one device ({platform, device, derived, results: []}) made by a worker,
- * so the caller opens no OpenCL context. Caller frees with cJSON_Delete; NULL with d filled. */
-cJSON *cli_worker_device_entry(const cli_opts *o, const clb_device_ref *r, clb_diag *d);
-
 /* The clb_fault named wrong, partial or skip (--inject-fault=KIND, CLBENCH_FAULT=NAME:KIND); -1
  * for another name. cli_fault_name is the inverse ("" for none). */
 int cli_fault_kind(const char *name);
 const char *cli_fault_name(int kind);
+
+/* src/options_env.c: the environment variables the tool reads, one table. cli_env_load maps
+ * them (exit code 2 and a message for a value of the wrong kind) and installs the library's
+ * part with clb_settings_set; --help lists them (cli_env_usage). Strings point into the
+ * environment. */
+typedef struct cli_env {
+    clb_settings lib;            /* sizes, forms, knobs and paths of the library */
+    const char *device;          /* CLBENCH_DEVICE: the selector when none is given */
+    const char *rank_device;     /* CLBENCH_RANK_DEVICE: run --mpi, this rank's selector */
+    const char *suite_reference; /* CLBENCH_SUITE_REFERENCE: suite's reference file */
+    const char *xdg_data_home;   /* the user's suite reference lives below it */
+    int isolation_off;           /* CLBENCH_ISOLATION=off: every row in the run process */
+    const char *fault;           /* CLBENCH_FAULT=NAME:KIND: wrong, partial, skip in row NAME */
+} cli_env;
+int cli_env_load(void);
+const cli_env *cli_env_get(void);
+void cli_env_usage(FILE *f);
 
 /* Human-readable output. */
 void cli_print_device_header(FILE *f, const clb_device_ref *r);

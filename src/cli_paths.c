@@ -45,7 +45,7 @@ static int same_file(const char *a, const char *b)
 
 int cli_suite_user_reference(char *buf, size_t n)
 {
-    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    const char *xdg = cli_env_get()->xdg_data_home, *home = cli_env_get()->lib.home;
     int w = xdg && *xdg ? snprintf(buf, n, "%s/clbench/suite_reference.json", xdg)
             : home && *home ? snprintf(buf, n, "%s/.local/share/clbench/suite_reference.json", home) : -1;
     return w > 0 && (size_t)w < n;
@@ -53,8 +53,8 @@ int cli_suite_user_reference(char *buf, size_t n)
 
 int cli_binary_cache_dir(char *buf, size_t n)
 {
-    /* XDG: a relative $XDG_CACHE_HOME is invalid and ignored. */
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    /* XDG: a relative $XDG_CACHE_HOME is invalid and ignored (options_env.c maps both variables). */
+    const char *xdg = clb_settings_get()->xdg_cache_home, *home = clb_settings_get()->home;
     int w = xdg && xdg[0] == '/' ? snprintf(buf, n, "%s/clbench/binaries", xdg)
             : home && home[0] == '/' ? snprintf(buf, n, "%s/.cache/clbench/binaries", home) : -1;
     return w > 0 && (size_t)w < n;
@@ -72,7 +72,7 @@ static int inputs_of(const cli_opts *o, const char **in, int max, char user[3][4
         in[n++] = user[0];
     if (clb_devdb_user_path(user[1], 4096, 0, &d) == CLB_OK)
         in[n++] = user[1];
-    const char *env = getenv("CLBENCH_SUITE_REFERENCE");
+    const char *env = cli_env_get()->suite_reference;
     int reads_args = strcmp(o->command, "report") == 0 || strcmp(o->command, "compare") == 0 ||
                      strcmp(o->command, "fleet-check") == 0;
     for (int j = 0; reads_args && j < o->npatterns && n < max; j++)

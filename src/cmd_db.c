@@ -1,7 +1,7 @@
 /* clbench db list|show NAME|match|add --from RESULTS.json: the device database (built-in
  * entries with their sources, and the user's file of measured entries; docs/decide.md). Only
  * match opens a device, in a worker. */
-#include "cli.h"
+#include "run_engine.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,30 @@
 /* clbench list and clbench info: the devices and their properties. */
-#include "cli.h"
+#include "run_engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Where the ICD loader looks: OCL_ICD_VENDORS (ocl-icd's variable) or its default. */
+static cJSON *icd_json(void)
+{
+    const char *env = getenv("OCL_ICD_VENDORS");
+    int set = env && *env;
+    return clb_icd_json(set ? env : "/etc/OpenCL/vendors", set ? "OCL_ICD_VENDORS" : "default");
+}
+
+/* list --icd: a description of what is installed, also when nothing works (exit 0). */
+static int list_icd(void)
+{
+    cJSON *icd = icd_json();
+    clb_icd_print(icd, stdout);
+    cJSON_Delete(icd);
+    return CLI_EXIT_OK;
+}
+
 int cmd_list(const cli_opts *o)
 {
+    if (o->list_icd)
+        return list_icd();
     clb_inventory *inv = NULL;
     size_t idx[CLI_MAX_DEVICES], n = 0;
     cli_opts all = *o;
@@ -14,7 +33,7 @@ int cmd_list(const cli_opts *o)
     int rc = cli_discover(&all, &inv, idx, &n);
     if (rc == CLI_EXIT_OK)
         clb_inventory_print(inv, stdout);
-    const char *env = getenv("CLBENCH_DEVICE");
+    const char *env = cli_env_get()->device;
     clb_selector mine = {NULL, env, NULL};
     clb_diag d;
     if (rc == CLI_EXIT_OK && env && *env && clb_select(inv, &mine, idx, CLI_MAX_DEVICES, &n, &d) != CLB_OK)
@@ -57,5 +76,7 @@ int cmd_info(const cli_opts *o)
             cJSON_Delete(entry);
     }
     clb_inventory_destroy(inv);
+    if (doc && rc == CLI_EXIT_OK)
+        cJSON_AddItemToObject(doc, "icd", icd_json());
     return rc == CLI_EXIT_OK ? cli_finish_doc(o, doc, rc) : (cJSON_Delete(doc), rc);
 }

@@ -7,7 +7,7 @@
  * node never share a device unnoticed: the job exits 2 before any benchmark when two would,
  * unless --allow-shared-device, which marks their entries and results shared_device. */
 #define _GNU_SOURCE /* sched_getaffinity, before any header */
-#include "cli.h"
+#include "run_engine.h"
 
 #ifdef CLBENCH_HAVE_MPI
 #include <mpi.h>
@@ -121,7 +121,7 @@ static void mark_shared(cJSON *entry, int ranks)
 static cJSON *run_rank(const cli_opts *o, int rank, int *failed, int *refused)
 {
     cli_opts mine = *o;
-    const char *explicit_dev = getenv("CLBENCH_RANK_DEVICE"), *source = "";
+    const char *explicit_dev = cli_env_get()->rank_device, *source = "";
     if (explicit_dev && *explicit_dev) {
         mine.sel.device = explicit_dev;
         mine.sel.platform = NULL;

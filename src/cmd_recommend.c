@@ -1,7 +1,7 @@
 /* clbench recommend: ranks devices for a workload class by the time its model predicts from
  * measured parameters (lib/decide/recommend.c, docs/decide.md). The table goes to stderr and
  * only the chosen device's selector to stdout, so CLBENCH_DEVICE=$(clbench recommend ...) works. */
-#include "cli.h"
+#include "run_engine.h"
 
 #include <math.h>
 #include <stdlib.h>

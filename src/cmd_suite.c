@@ -1,9 +1,11 @@
-/* clbench suite: every app of the suite table (lib/report/suite.c) at the sizes of the mode,
+/* clbench suite: every app of the suite table (lib/apps/suite.c) at the sizes of the mode,
  * the same on every device, plus a quick characterization, on the selected devices (or the
  * default device of every platform), once per build-option variant; then the Peak and
  * Average Scores against the reference and the seed 004 report (docs/suite.md). Runs through
  * the workers of `run` (cli_run_one_device): a crash costs one row, never the suite. */
-#include "cli.h"
+#include "run_engine.h"
+
+#include "judge/judge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +43,7 @@ static cJSON *read_json(const char *path, int loud)
 static int load_reference(const cli_opts *o, cJSON **ref, const char **from)
 {
     static char user[4096];
-    const char *env = getenv("CLBENCH_SUITE_REFERENCE");
+    const char *env = cli_env_get()->suite_reference;
     const char *path = o->reference ? o->reference : env && *env ? env : NULL;
     if (!path && cli_suite_user_reference(user, sizeof user) && access(user, F_OK) == 0)
         path = user;
@@ -133,6 +135,7 @@ static void set_sizes(int full)
         for (int k = 0; k < CLB_SUITE_MAX_ENV && a->env[k]; k++)
             setenv(a->env[k], full ? a->full[k] : a->quick[k], 1);
     }
+    cli_env_load(); /* and this process too, for rows run in it (CLBENCH_ISOLATION=off) */
 }
 
 /* Runs one column (device ref, variant v: -1 base) and returns its device entry. */
@@ -145,8 +148,10 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
         setenv("CLBENCH_BUILD_OPTIONS", opts, 1);
     else
         unsetenv("CLBENCH_BUILD_OPTIONS");
+    cli_env_load();
     cli_opts oc = *o;
     oc.quiet = 1;
+    oc.run.all_reps = !o->run.quick; /* full mode: seed 004's warm-up and 10 runs, every one */
     oc.run.quick = 0;
     oc.patterns = (char **)rows;
     oc.npatterns = (int)app_rows(o, first, v < 0, rows);
@@ -156,6 +161,7 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
         int f2 = 0;
         oc.npatterns = 0;
         oc.run.quick = 1;
+        oc.run.all_reps = 0;
         fprintf(stderr, "clbench suite: %s: quick characterization\n", ref->device_name);
         cJSON *ch = cli_run_one_device(&oc, ref, &f2);
         cJSON *src = cJSON_GetObjectItemCaseSensitive(ch, "results"), *dst = cJSON_GetObjectItemCaseSensitive(entry, "results");
@@ -164,8 +170,7 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
         cJSON_Delete(ch);
         *failed |= f2;
         /* % of peak and the roofline need the characterization's rows beside the apps' */
-        clb_apps_annotate(dst);
-        *failed |= clb_roofline_annotate(entry) > 0;
+        *failed |= clb_entry_finish(entry) > 0;
     }
     cJSON *sc = cJSON_AddObjectToObject(entry, "suite_column");
     cJSON_AddStringToObject(sc, "variant", name);
@@ -202,10 +207,17 @@ int cmd_suite(const cli_opts *o)
         goto cleanup;
     }
     cJSON_AddNumberToObject(summary, "wall_s", wall_now() - t0);
+    cJSON *reps = cJSON_AddObjectToObject(summary, "repetitions");
+    cJSON_AddNumberToObject(reps, "warmup", o->run.warmup);
+    cJSON_AddNumberToObject(reps, "runs", o->run.reps);
+    cJSON_AddStringToObject(reps, "early_stop", full ? "none: every run is taken"
+                                                     : "app rows stop after 3 runs once 3 s have passed");
     cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(summary, "reference"), "source", ref_from);
     cJSON_AddItemToObject(doc, "suite", summary);
     if (!o->quiet && !(o->json && strcmp(o->json, "-") == 0)) {
         clb_suite_print(stdout, summary);
+        printf("repetitions: %u warm-up + %u runs per app row%s\n", o->run.warmup, o->run.reps,
+               full ? ", every one taken" : " (quick mode: app rows stop after 3 runs once 3 s have passed)");
         printf("suite wall time %.1f s\n", wall_now() - t0);
     }
     rc = cli_finish_doc(o, doc, failed && o->strict ? CLI_EXIT_FAILED : CLI_EXIT_OK);

@@ -1,7 +1,7 @@
 /* clbench tune APP: runs the tuning service's search for an app explicitly, in a worker like
  * run (the parent opens no OpenCL), prints the candidate table and stores the winner in the
  * cache (docs/decide.md). */
-#include "cli.h"
+#include "run_engine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,6 +59,7 @@ static void export_knobs(const cli_opts *o, int euler)
         snprintf(buf, sizeof buf, "%g", o->tune_budget_s);
         setenv("CLBENCH_TUNE_BUDGET", buf, 1);
     }
+    cli_env_load(); /* this process sees what its workers see */
 }
 
 int cmd_tune(const cli_opts *o)

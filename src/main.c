@@ -18,7 +18,10 @@ static int honours_stop(const char *cmd)
 int main(int argc, char **argv)
 {
     cli_catch_stop_signals(); /* before anything else: no moment of a run dies without its JSON */
-    if (clb_child_bind_to_parent() != 0) {
+    const char *parent = getenv(CLB_CHILD_PARENT_VAR); /* set by clb_child_start */
+    int bound = clb_child_bind_to_parent(parent);
+    unsetenv(CLB_CHILD_PARENT_VAR); /* not for our own children: clb_child_start sets theirs */
+    if (bound != 0) {
         fprintf(stderr, "clbench: the parent that started this worker is gone; not running\n");
         return CLI_EXIT_RUNTIME;
     }

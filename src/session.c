@@ -34,7 +34,7 @@ int cli_discover(const cli_opts *o, clb_inventory **inv, size_t *idx, size_t *n)
     }
     clb_selector sel = o->sel;
     if (!sel.platform && !sel.device && !sel.type)
-        sel.device = getenv("CLBENCH_DEVICE");
+        sel.device = cli_env_get()->device;
     if (sel.device && !*sel.device)
         sel.device = NULL;
     e = clb_select(*inv, &sel, idx, CLI_MAX_DEVICES, n, &d);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# app.euler end to end (issue 15): a quick run of every row gives ok results that conform to the
+# app.euler end to end: a quick run of every row gives ok results that conform to the
 # schema, carry what the app framework needs (time, rate, bytes and flops per component and
 # step, error within tolerance), the tiled rows their geometry, the sweeps their curves; an
 # injected fault turns every result into invalid_result.
@@ -9,12 +9,12 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 # the CUDA twin app.euler.cuda (unsupported off NVIDIA) is cli_euler_cuda.sh's
 rows=$("$bin" run --list | awk '$1 ~ /^app\.euler\./ && $1 != "app.euler.cuda"' | wc -l)
-[ "$rows" = 56 ] || { echo "FAIL: --list has $rows app.euler rows, want 56"; fails=$((fails+1)); }
+[ "$rows" = 86 ] || { echo "FAIL: --list has $rows app.euler rows, want 86"; fails=$((fails+1)); }
 "$bin" run 'app.euler.string.*' 'app.euler.bruss2d.*' --quick --reps 3 --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
 cat "$tmp/table.txt"
-python3 "$check" "$tmp/out.json" --min-results 56 --expect-status ok || fails=$((fails+1))
+python3 "$check" "$tmp/out.json" --min-results 86 --expect-status ok || fails=$((fails+1))
 python3 - "$tmp/out.json" <<'PY' || fails=$((fails+1))
-import json, sys
+import json, os, sys
 res = {r["name"]: r for r in json.load(open(sys.argv[1]))["devices"][0]["results"]}
 bad = []
 need = ["n", "steps", "time_per_component_step_ns", "rate_gupdates_per_s", "flops_per_component_step",
@@ -37,13 +37,30 @@ for name, r in res.items():
             bad.append(f"{name}: {p.get('launches')} launches for {p.get('steps')} steps of {p.get('tile_steps')}")
     if "sweep" in name:
         cs = p.get("curves", [])
-        if not cs or not all(len(c.get("points", [])) >= 2 for c in cs):
+        if not cs or not all(len(c.get("points", [])) >= min(2, os.sysconf('SC_NPROCESSORS_ONLN')) for c in cs):
             bad.append(f"{name}: curves missing or too short")
 for prec in ("f32", "f64"):
     for s, want in (("mult", "multStrat"), ("add", "addStrat"), ("korr", "korrStrat")):
         got = res[f"app.euler.string.{prec}.diamond_row_{s}"]["params"].get("strategy")
         if got != want:
             bad.append(f"diamond_row_{s}: strategy {got}")
+# seed 003's remaining variants: what the built kernel declares and where the tile lives
+for name, r in res.items():
+    p = r["params"]
+    if name.endswith("_volatile") != (p.get("global_access", "").startswith("volatile")) and "kernel" in p and not name.endswith("tiled_2d"):
+        bad.append(f"{name}: global_access {p.get('global_access')}")
+    if "diamond_row_vectorized" in name and p.get("problem_function") != "vectorized":
+        bad.append(f"{name}: problem_function {p.get('problem_function')}")
+    if name.endswith(".diamond_global") and (p.get("kernel") != "eu_tile_glob" or "dia_blocks" not in p):
+        bad.append(f"{name}: kernel {p.get('kernel')}, the diamonds' geometry missing")
+    if name.endswith(".sweep_threads"):
+        cores, want, t = os.sysconf("SC_NPROCESSORS_ONLN"), [], 1
+        while t <= cores:  # every count to 16, then doubling, and the cores themselves
+            want.append(t)
+            t = t + 1 if t < 16 or t == cores else min(t * 2, cores)
+        xs = [pt[0] for pt in p["curves"][0]["points"]]
+        if xs != want or p.get("host_cores") != cores:
+            bad.append(f"{name}: threads {xs}, want {want}")
 for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)

@@ -1,10 +1,11 @@
 #!/bin/sh
-# The fault suite (issue 19): in every benchmark group, each injected fault -- allocation
+# The fault suite: in every benchmark group, each injected fault -- allocation
 # failure, build failure, a kernel that never ends, SIGSEGV, SIGABRT, a wrong kernel result --
 # yields exactly one non-ok result (the victim, with the right status), every other result of
 # the run is intact, and `run --strict` exits 1. The victim is the group's first row that runs on this
 # device; its neighbour in the registry runs in the same worker after it. The OpenCL failures
-# (alloc, build, stall) come from the test-only preload library (tests/preload/).
+# and the worker faults (alloc, build, stall, segv, abort) come from the test-only preload
+# library (tests/preload/); wrong, partial and skip are the product's own (--inject-fault).
 # usage: cli_faults.sh CLBENCH PRELOAD
 set -eu
 clb=$1 preload=$2
@@ -28,7 +29,8 @@ for g in $groups; do
         case $kind in alloc) want=error;; build) want=build_failed;; stall) want=timeout;;
                       segv|abort) want=crashed;; wrong|partial|skip) want=invalid_result;; esac
         deadline=60; [ $kind = stall ] && deadline=8   # the stalled worker is killed after 8 s
-        pre=; case $kind in alloc|build|stall) pre=$preload;; esac
+        # the product's own kinds without the preload library, every other one with it
+        pre=$preload; case $kind in wrong|partial|skip) pre=;; esac
         rc=0
         LD_PRELOAD=$pre CLBENCH_FAULT=$victim:$kind "$clb" run "$victim" "$other" --quick --strict --quiet --bench-timeout $deadline \
             --json "$tmp/r.json" 2>"$tmp/err" || rc=$?

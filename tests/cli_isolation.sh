@@ -2,9 +2,10 @@
 # Benchmarks run in worker processes: a worker that crashes, aborts, exits or hangs costs only
 # the benchmark it was running (crashed / timeout), every other result of the run is present,
 # and `run --strict` exits 1 (a benchmark failed). SIGINT/SIGTERM mid-run: valid JSON with the results
-# finished so far, exit 130/143.  usage: cli_isolation.sh CLBENCH CHECK_SCHEMA
+# finished so far, exit 130/143. The faults come from the test-only preload library.
+# usage: cli_isolation.sh CLBENCH CHECK_SCHEMA PRELOAD(libclb_fault_preload.so)
 set -eu
-clb=$1 check=$2
+clb=$1 check=$2 preload=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -12,7 +13,7 @@ nlaunch=$("$clb" run --list | grep -c '^launch\.')
 
 expect() { # FAULT EXPECTED_STATUS
     rc=0
-    CLBENCH_FAULT=$1 "$clb" run 'launch.*' --quick --strict --bench-timeout 5 --quiet --json "$tmp/f.json" || rc=$?
+    LD_PRELOAD=$preload CLBENCH_FAULT=$1 "$clb" run 'launch.*' --quick --strict --bench-timeout 5 --quiet --json "$tmp/f.json" || rc=$?
     [ "$rc" = 1 ] || fail "$1: exit $rc, expected 1"
     python3 "$check" "$tmp/f.json" >/dev/null || fail "$1: schema"
     python3 - "$tmp/f.json" "${1%%:*}" "$2" "$nlaunch" <<'PY' || fail "$1: statuses"
@@ -35,7 +36,7 @@ expect launch.roundtrip:hang timeout
 
 # A lost device (CL_DEVICE_NOT_AVAILABLE) is retried once in a fresh worker.
 rc=0
-CLBENCH_FAULT=launch.start_end:lost CLBENCH_FAULT_STATE="$tmp/lost" \
+LD_PRELOAD=$preload CLBENCH_FAULT=launch.start_end:lost CLBENCH_FAULT_STATE="$tmp/lost" \
     "$clb" run 'launch.*' --quick --quiet --json "$tmp/l.json" || rc=$?
 [ "$rc" = 0 ] && [ -e "$tmp/lost" ] || fail "lost device: exit $rc, or the fault never fired"
 python3 - "$tmp/l.json" "$nlaunch" <<'PY' || fail "lost device: not retried"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# app.mcpi and app.strmatch end to end (issue 16) on the default device at odd sizes: every row
+# app.mcpi and app.strmatch end to end on the default device at odd sizes: every row
 # ok, the same count of points inside (mcpi) and the same first positions, equal to the planted
 # ones (strmatch) in every row; the OpenCL rows carry speedup_vs_sequential; an injected fault
 # makes every row invalid_result.

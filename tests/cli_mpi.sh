@@ -3,9 +3,10 @@
 # compete): rank 0's JSON holds both devices with node, rank and local rank; fleet-check passes
 # the healthy pair and flags the rank made slower with CLBENCH_SLOWDOWN, with its reason.
 # Skipped (77) when clbench was built without MPI or mpirun is missing.
-# usage: cli_mpi.sh CLBENCH CHECK_SCHEMA
+# CLBENCH_SLOWDOWN lives in the test-only preload library.
+# usage: cli_mpi.sh CLBENCH CHECK_SCHEMA PRELOAD(libclb_fault_preload.so)
 set -eu
-clb=$1 check=$2
+clb=$1 check=$2 preload=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -49,7 +50,7 @@ if [ "$rc" != 0 ]; then # a busy 2-core machine can slow one rank's short run: o
     rc=0; "$clb" fleet-check "$tmp/healthy2.json" --threshold 15% --max-spread 40% >"$tmp/h.txt" || rc=$?
 fi
 [ "$rc" = 0 ] || { cat "$tmp/h.txt"; fail "healthy pair flagged twice (exit $rc)"; }
-mpirun -np 1 "$clb" $args --json "$tmp/slow.json" : -np 1 -x CLBENCH_SLOWDOWN=0.5 "$clb" $args --json "$tmp/slow.json"
+mpirun -np 1 "$clb" $args --json "$tmp/slow.json" : -np 1 -x LD_PRELOAD="$preload" -x CLBENCH_SLOWDOWN=0.5 "$clb" $args --json "$tmp/slow.json"
 rc=0; "$clb" fleet-check "$tmp/slow.json" --threshold 15% --max-spread 40% >"$tmp/s.txt" || rc=$?
 cat "$tmp/s.txt"
 [ "$rc" = 1 ] || fail "slowed rank not flagged (exit $rc)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# NVML readings around every row (issue 19) with the fake NVML of tests/fake_nvml.c, on PoCL
+# NVML readings around every row with the fake NVML of tests/fake_nvml.c, on PoCL
 # through the CLBENCH_NVML_ANY_DEVICE=1 hook: healthy readings -> ok with nvml_before/after;
 # a thermal or power reason, or an SM clock below the default clock -> throttled, the value
 # kept and the reason naming the readings; a low clock while idle -> ok; the older

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Shrink-and-retry (issue 19): a device that cannot allocate the planned buffers (injected:
+# Shrink-and-retry: a device that cannot allocate the planned buffers (injected:
 # CLBENCH_FAULT=NAME:alloc_above=BYTES with the test-only preload library tests/preload/ fails
 # every clCreateBuffer above BYTES) makes memory,
 # transfer and app rows halve their size and retry: the result is ok, measured at the smaller

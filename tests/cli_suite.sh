@@ -19,6 +19,10 @@ start=$(date +%s)
     fail "suite --quick exited $?"
 echo "suite --quick took $(($(date +%s) - start)) s"
 grep -q "Peak Score" "$tmp/a.txt" || fail "no Peak Score line on stdout"
+# the quick mode keeps its budget and says so; every ok row shows the total time beside the kernel
+grep -q "^repetitions: 1 warm-up + 10 runs per app row (quick mode: app rows stop after 3 runs once 3 s have passed)$" "$tmp/a.txt" ||
+    fail "the quick mode does not say that it stops app rows early"
+grep -Eq '^app +row .* kernel s +total s$' "$tmp/a.txt" || fail "no kernel s / total s columns in the suite table"
 grep -q "Suite scores" "$tmp/a.html" || fail "no suite section in the HTML"
 python3 - "$tmp/a.json" "$ref" <<'PY' || fail "score fields of the quick suite"
 import json, math, sys
@@ -35,6 +39,8 @@ gemm = next(a for a in c["apps"] if a["app"] == "sgemm")
 best = next(r for r in gemm["rows"] if r["row"] == gemm["best_opencl"])
 assert best["peak_s"] <= best["avg_s"] and best["n"] >= 3 and len(best["times_s"]) == best["n"]
 assert gemm["speedups"]["vs_sequential"]["peak"] > 0
+assert s["repetitions"] == {"warmup": 1, "runs": 10, "early_stop": "app rows stop after 3 runs once 3 s have passed"}, s["repetitions"]
+assert best["total_s"] > best["kernel_s"] > 0, best
 # The scores again, from the rows and the reference file, without clbench's arithmetic: each
 # OpenCL row's times proportional to its samples (1/rate), peak = best run, average = mean run;
 # per app the row of lowest average time; ratio = reference / time; harmonic means over the apps.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Work-group limits (issue 19): on a device that allows only small work-groups (PoCL with
+# Work-group limits: on a device that allows only small work-groups (PoCL with
 # POCL_MAX_WORK_GROUP_SIZE, default 64 here), every row of the quick characterization and every
 # app row either measures (its local size clamped to the kernel's and the device's limits) or
 # says honestly why it cannot: ok, unsupported, inconclusive -- never build_failed, error,

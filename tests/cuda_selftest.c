@@ -2,7 +2,7 @@
  * libclbench_cuda.so through clbench's loader and runs every entry point at small, awkward sizes
  * against host references; prints PASS/FAIL per entry point and exits 1 on any failure.
  *   build/cuda_selftest            (CLBENCH_CUDA_MODULE=path overrides where the module is) */
-#include "cuda_twins.h"
+#include "apps/cuda/cuda_twins.h"
 
 #include <math.h>
 #include <stdint.h>

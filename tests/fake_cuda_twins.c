@@ -8,7 +8,7 @@
  *   strmatch     the last pattern found is reported absent
  *   euler        one component of the Euler result is off by 1
  * Times: 1 ms, shape i of the own kernel (1 + i) ms, a planted fast defect 0.1 ms. */
-#include "cuda_twins.h"
+#include "apps/cuda/cuda_twins.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -78,19 +78,9 @@ static int dgemm(int variant, size_t n, const double *a, const double *b, double
     GEMM_BODY(double)
 }
 
-/* Seed 004's sample i (lib/apps/mcpi/mcpi.cl): x x + y y <= 1 + 2^-23 in float. */
-static unsigned get_random(uint32_t *seed)
-{
-    uint32_t next = *seed, r;
-    next = next * 1103515245u + 12345u;
-    r = (next >> 16) % 2048u;
-    next = next * 1103515245u + 12345u;
-    r = (r << 10) ^ ((next >> 16) % 1024u);
-    next = next * 1103515245u + 12345u;
-    r = (r << 10) ^ ((next >> 16) % 1024u);
-    *seed = next;
-    return r;
-}
+/* Seed 004's sample i (lib/apps/mcpi/mcpi.cl): x x + y y <= 1 + 2^-23 in float; getRandom and
+ * the seed from their one definition. */
+#include "../lib/apps/mcpi/mcpi_rng.h"
 
 static int mcpi(unsigned long long n, unsigned reps, double *t, unsigned long long *inside, char *err,
                 size_t errlen)
@@ -98,9 +88,9 @@ static int mcpi(unsigned long long n, unsigned reps, double *t, unsigned long lo
     (void)err, (void)errlen;
     unsigned long long count = 0;
     for (unsigned long long i = 0; i < n; i++) {
-        uint32_t seed = 1987u ^ (uint32_t)(i * 27u);
-        float x = (float)get_random(&seed) * 0x1p-31f;
-        float y = (float)get_random(&seed) * 0x1p-31f;
+        uint32_t seed = MCPI_SEED((uint32_t)(i * 27u));
+        float x = (float)mcpi_get_random(&seed) * 0x1p-31f;
+        float y = (float)mcpi_get_random(&seed) * 0x1p-31f;
         float xx = x * x, yy = y * y, s = xx + yy;
         count += s <= 0x1.000002p0f;
     }

@@ -205,6 +205,31 @@ static void test_annotate(void)
     cJSON_Delete(a);
 }
 
+/* Repetitions (seed 004: one warm-up, then 10 runs): once the budget has passed an app row
+ * stops after 3, unless --all-reps (the suite's full mode), which takes all 10. */
+static unsigned reps_taken(const clb_ctx *c, double started)
+{
+    unsigned n = 0;
+    while (app_more_reps(c, n, clb_reps(c), started) && n < 1000)
+        n++;
+    return n;
+}
+
+static void test_rep_policy(void)
+{
+    clb_run_opts o;
+    clb_run_opts_default(&o);
+    clb_ctx c = {.opts = &o};
+    double long_ago = clb_now() - 2 * APP_REP_BUDGET_S - 1; /* the budget has passed */
+    CHECK(o.warmup == 1 && o.reps == 10);
+    EXPECT(reps_taken(&c, long_ago) == 3, "budget passed: %u runs, want 3", reps_taken(&c, long_ago));
+    EXPECT(reps_taken(&c, clb_now() + 3600) == 10, "within the budget: %u runs, want 10", reps_taken(&c, clb_now() + 3600));
+    o.all_reps = 1;
+    EXPECT(reps_taken(&c, long_ago) == 10, "--all-reps: %u runs, want 10", reps_taken(&c, long_ago));
+    o.reps = 2; /* never more than --reps */
+    EXPECT(reps_taken(&c, long_ago) == 2, "--all-reps --reps 2: %u runs", reps_taken(&c, long_ago));
+}
+
 int main(void)
 {
     test_check(100, 4);  /* every element */
@@ -217,6 +242,7 @@ int main(void)
     test_saxpy_check();
     test_rows_named_only();
     test_annotate();
+    test_rep_policy();
     printf("test_apps: %d failure(s)\n", failures);
     return failures != 0;
 }

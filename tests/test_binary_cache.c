@@ -4,7 +4,7 @@
  * processes writing one entry while another reads never show a torn file), evicted oldest first
  * above the cap; a directory open to others is not used; clear removes only clbench's names. */
 #define _POSIX_C_SOURCE 200809L
-#include "binary_cache.h"
+#include "core/binary_cache.h"
 
 #include <stdlib.h>
 #include <string.h>

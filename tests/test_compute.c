@@ -1,9 +1,9 @@
 /* Unit tests of the compute.* model (lib/bench/compute/compute_model.c) and the device database
  * (lib/device/devdb.c): operation counts, half rounding, the host reference on hand-checked
  * chains, the validation bound (a perturbed result must fail it), and the peak formula. */
-#include "compute_model.h"
-#include "devdb.h"
-#include "internal.h"
+#include "bench/compute/compute_model.h"
+#include "device/devdb.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* Core library pieces without a device: error names, the CL check macro, globbing, result
  * serialization (no number for failures, no NaN/Inf) and locale independence. */
 #include "clbench.h"
+#include "core/internal.h"
 
 #include <locale.h>
 #include <math.h>
@@ -155,6 +156,28 @@ static void test_locale(void)
     free(de_text);
 }
 
+/* The one curve writer (docs/schema.md): its fields in order, a label only when given, and a
+ * point that is not finite as null. */
+static void test_curve(void)
+{
+    const double x[] = {1, 2}, y[] = {3.5, NAN};
+    cJSON *c = clb_curve("n", "B", "rate", "GB/s", 1, "wall clock", x, y, 2);
+    char *s = cJSON_PrintUnformatted(c);
+    EXPECT(s && strcmp(s, "{\"x_name\":\"n\",\"x_unit\":\"B\",\"y_name\":\"rate\",\"y_unit\":\"GB/s\","
+                          "\"x_log\":true,\"label\":\"wall clock\",\"points\":[[1,3.5],[2,null]]}") == 0,
+           "curve: %s", s ? s : "(null)");
+    free(s);
+    cJSON_Delete(c);
+    c = clb_curve_new("n", "", "t", "ns", 0, NULL);
+    clb_curve_push(clb_curve_points(c), 4, 5);
+    s = cJSON_PrintUnformatted(c);
+    EXPECT(s && strcmp(s, "{\"x_name\":\"n\",\"x_unit\":\"\",\"y_name\":\"t\",\"y_unit\":\"ns\","
+                          "\"x_log\":false,\"points\":[[4,5]]}") == 0,
+           "unlabelled curve: %s", s ? s : "(null)");
+    free(s);
+    cJSON_Delete(c);
+}
+
 int main(void)
 {
     test_check_macro();
@@ -162,6 +185,7 @@ int main(void)
     test_registry();
     test_result_json();
     test_locale();
+    test_curve();
     if (failures)
         fprintf(stderr, "test_core: %d failure(s)\n", failures);
     else

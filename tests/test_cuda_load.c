@@ -1,10 +1,11 @@
 /* The CUDA twin module's loader (lib/apps/cuda/cuda_load.c) without a GPU: a module that is not
  * there gives NULL and a reason naming it; where the module was built (argv[1]) it is found by
- * the environment variable and by the build directory, with the ABI version clbench expects
+ * clb_settings.cuda_module and by the build directory, with the ABI version clbench expects
  * and every entry point; a module of an older ABI (argv[2], tests/fake_cuda_abi1.c) is refused
  * with a reason that names both versions. */
 #include "check.h"
-#include "cuda_twins.h"
+#include "clbench.h"
+#include "apps/cuda/cuda_twins.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,21 +24,27 @@ static void full_table(const clbcu_api *api)
 int main(int argc, char **argv)
 {
     char why[4096];
-    setenv("CLBENCH_CUDA_MODULE", "/nonexistent/libclbench_cuda.so", 1);
+    clb_settings s;
+    clb_settings_default(&s);
+    s.cuda_module = "/nonexistent/libclbench_cuda.so";
+    clb_settings_set(&s);
     CHECK(clb_cuda_api(why, sizeof why) == NULL);
     CHECK(strstr(why, "/nonexistent/libclbench_cuda.so") != NULL);
     CHECK(strstr(why, "not available") != NULL);
     if (argc > 2) {
-        setenv("CLBENCH_CUDA_MODULE", argv[2], 1);
+        s.cuda_module = argv[2];
+        clb_settings_set(&s);
         CHECK(clb_cuda_api(why, sizeof why) == NULL);
         CHECK(strstr(why, "ABI version 1, clbench expects 2") != NULL);
         CHECK(strstr(why, "older") != NULL);
         printf("old module refused: %s\n", why);
     }
     if (argc > 1 && argv[1][0]) {
-        setenv("CLBENCH_CUDA_MODULE", argv[1], 1);
+        s.cuda_module = argv[1];
+        clb_settings_set(&s);
         full_table(clb_cuda_api(why, sizeof why));
-        unsetenv("CLBENCH_CUDA_MODULE");
+        s.cuda_module = NULL;
+        clb_settings_set(&s);
         full_table(clb_cuda_api(why, sizeof why)); /* the build directory */
     }
     printf("cuda_load: %d failure(s)\n", failures);

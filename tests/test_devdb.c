@@ -2,8 +2,8 @@
  * data/devdb.json parses whole into the rows the limit guard uses, every prefix of it and
  * byte-flipped copies are refused or parsed without a crash (the loader's input is untrusted
  * for the user's file), and an entry made from results marks its figures measured. */
-#include "devdb.h"
-#include "internal.h"
+#include "device/devdb.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

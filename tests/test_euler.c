@@ -6,7 +6,7 @@
  * run bit for bit, the windowed reference equals the full run, and the error measure fails on
  * corrupted or NaN output. */
 #include "check.h"
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The transfer benchmarks' pure logic with synthetic data: the latency + bandwidth fit
  * (exact, noisy, negative intercept, degenerate), the 4-byte reference subtraction, zero-copy
  * detection, PCIe arithmetic and sysfs reading from a fake tree. */
-#include "transfer_fit.h"
+#include "bench/transfer/transfer_fit.h"
 
 #include <math.h>
 #include <stdio.h>

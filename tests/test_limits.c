@@ -2,10 +2,10 @@
  * efficiency), the rule table, name matching for every database row, every row's sources and
  * the consistency of its figures, and on the first device (PoCL here) the measured clock and
  * the CPU limits. */
-#include "clock.h"
-#include "devdb.h"
-#include "internal.h"
-#include "limits.h"
+#include "device/clock.h"
+#include "device/devdb.h"
+#include "core/internal.h"
+#include "judge/limits.h"
 
 #include <math.h>
 #include <string.h>

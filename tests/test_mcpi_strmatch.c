@@ -1,4 +1,4 @@
-/* app.mcpi and app.strmatch host logic (issue 16): the pinned getRandom equals the seed's
+/* app.mcpi and app.strmatch host logic: the pinned getRandom equals the seed's
  * code with a 64-bit `unsigned long next`; mcpi_inside counts what the seed's
  * float loop (Fig. 3, IEEE rounding) counts; sequential and pthreads agree exactly; the generator plants
  * where it says, "first" means first, and the validators reject a wrong count or position. */

@@ -1,6 +1,6 @@
 /* Unit tests of the microarchitecture analysis: the knee fit and the SIMD width inference
  * on synthetic curves, clean and with noise, and the cases where nothing must be found. */
-#include "microarch.h"
+#include "bench/microarch/microarch.h"
 
 #include <math.h>
 #include <stdio.h>

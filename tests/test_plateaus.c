@@ -1,5 +1,5 @@
 /* Plateau detection (lib/core/plateaus.c) on synthetic staircase curves, clean and noisy. */
-#include "plateaus.h"
+#include "core/plateaus.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
 /* The recommend models (lib/decide/recommend.c) on hand-made device entries: each formula with
  * hand-computed numbers, missing rows named, failed rows not used, the measured-time lookup. */
-#include "internal.h"
+#include "core/internal.h"
+#include "judge/judge.h"
 
 #include <math.h>
 #include <string.h>

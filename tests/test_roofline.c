@@ -3,7 +3,7 @@
  * set in a measured cache may beat DRAM; a missing roof leaves the point unchecked), and the
  * annotate step that turns an invalid point's row into an invalid result. */
 #include "check.h"
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <string.h>

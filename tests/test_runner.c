@@ -2,7 +2,7 @@
  * the target without passing the watchdog, validation gates the number, a failed build
  * yields build_failed with its log, a too-small watchdog yields invalid_timing, and a
  * missing capability yields unsupported. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <string.h>

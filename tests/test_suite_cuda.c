@@ -1,5 +1,5 @@
 /* The suite's "vs CUDA" compares the best OpenCL row with the best CUDA row of the app (twin or
- * vendor library, lib/report/suite.c): a synthetic column where app.sgemm.cuda is faster than
+ * vendor library, lib/apps/suite.c): a synthetic column where app.sgemm.cuda is faster than
  * app.sgemm.cublas compares with the twin; when the twin failed, with cuBLAS; both rows listed. */
 #include "clbench.h"
 #include "check.h"

@@ -2,7 +2,7 @@
  * finds the true minimum and skips disallowed points; random + hill-climbing finds the minimum
  * of a smooth bowl; the evaluation limit and failed points; the cache parser refuses malformed
  * files and round-trips entries. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * {"version": 2, "entries": {...}}, lib/core/tune_cache.c): a cached blocking is used only when
  * it is one of the search's candidates; anything else (hand-edited, another version, damaged)
  * is refused, so the search runs again instead of building a kernel from it. */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <string.h>
 #include "check.h"

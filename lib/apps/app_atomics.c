@@ -1,7 +1,7 @@
 /* The 32-bit atomics the counting apps (mcpi, strmatch) use: atomic_add, atomic_inc and
  * atomic_min on global uint, core in OpenCL C 1.1. A 1.0 device has them only through
  * cl_khr_global_int32_*_atomics under other names (atom_*), which these kernels do not use. */
-#include "app.h"
+#include "apps/app.h"
 
 #include <stdlib.h>
 #include <string.h>

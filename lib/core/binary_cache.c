@@ -3,7 +3,7 @@
  * bytes, binary bytes, FNV-1a of the binary; integers little-endian), the key text, the binary.
  * Everything read back is checked before the driver sees a byte of it. */
 #define _POSIX_C_SOURCE 200809L
-#include "binary_cache.h"
+#include "core/binary_cache.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  * worker ended: exit code, signal, or killed by us after the deadline. A worker never outlives
  * the parent: it learns the parent's pid from CLBENCH_PARENT_PID and binds its life to it
  * (clb_child_bind_to_parent). A line longer than CLB_CHILD_LINE_MAX costs the worker its life. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,7 @@ struct clb_child {
     size_t line_len; /* length of the last line returned */
 };
 
-#define PARENT_VAR "CLBENCH_PARENT_PID"
+#define PARENT_VAR CLB_CHILD_PARENT_VAR
 
 /* The environment of a child: ours, with PARENT_VAR=<our pid> in place of any inherited one.
  * One allocation (the pointers, then the variable's text); NULL when out of memory. */
@@ -55,14 +55,12 @@ static char **child_environ(void)
     return env;
 }
 
-int clb_child_bind_to_parent(void)
+int clb_child_bind_to_parent(const char *v)
 {
-    const char *v = getenv(PARENT_VAR);
     if (!v)
         return 0;
     char *end = NULL;
     long want = strtol(v, &end, 10);
-    unsetenv(PARENT_VAR); /* not for our own children: clb_child_start sets theirs */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
         return -1;
     /* The parent may have died before the line above: then we were re-parented already, and

@@ -3,7 +3,7 @@
 #define CLB_INTERNAL_H
 
 #include "clbench.h"
-#include "binary_cache.h"
+#include "core/binary_cache.h"
 
 /* Shrink-and-retry (docs/measurement.md): clb_bench_run runs a row again with its size halved
  * when its buffers could not be allocated, while clb_shrink_size says a halving is left. */
@@ -24,6 +24,7 @@ struct clb_ctx {
     clb_diag diag;
     clb_shrink *shrink; /* NULL: no retries (contexts made outside clb_bench_run) */
     uint32_t poison;    /* this run's poison word (0: contexts made outside clb_bench_run) */
+    double started;     /* clb_now() when the row's run began (its setup is timed from here) */
 };
 
 /* The size a row allocates: planned halved for each retry of this run, never below floor (nor
@@ -63,15 +64,18 @@ double clb_now(void);
 uint64_t clb_fill_random(void *buf, size_t bytes, uint64_t seed);
 uint64_t clb_rand64(uint64_t *state);
 
-/* Bytes the memory moved per byte a DRAM row counts: on a CPU device (entry's CL_DEVICE_TYPE)
- * stores fetch their lines first (write-allocate): memory.triad 4/3, memory.copy 3/2; else 1. */
-double clb_write_allocate_factor(const cJSON *entry, const char *row);
+/* buf = "XDG/clbench/FILE" (xdg: the value of the variable xdg_var, from clb_settings), else
+ * "HOME/HOME_SUB/clbench/FILE" (clb_settings.home); with create, the two directory levels are
+ * made. CLB_ERR_IO (reason in d) when neither is set or on a failed mkdir. */
+clb_error clb_user_file(char *buf, size_t n, const char *xdg, const char *xdg_var,
+                        const char *home_sub, const char *file, int create, clb_diag *d);
 
-/* buf = "$XDG_VAR/clbench/FILE", else "$HOME/HOME_SUB/clbench/FILE"; with create, the two
- * directory levels are made. CLB_ERR_IO (reason in d) when neither variable is set or on a
- * failed mkdir. */
-clb_error clb_user_file(char *buf, size_t n, const char *xdg_var, const char *home_sub,
-                        const char *file, int create, clb_diag *d);
+/* A user's versioned JSON file {"version": VERSION, "entries": [...] (or {...} with
+ * entries_object)}, the device database's and the tune cache's: the parsed document, else NULL
+ * and "WHAT: why" (CLB_ERR_USAGE) when it is malformed, not an object, of another version or
+ * without entries, or when check (may be NULL) returns a reason. */
+cJSON *clb_user_json_parse(const char *buf, size_t len, const char *what, int version, int entries_object,
+                           const char *(*check)(const cJSON *doc), clb_diag *d);
 
 /* Builds the embedded kernels/NAME.cl, prefixed by the optional source text prefix, with
  * options. On a failed build the status is build_failed and the build log is stored in
@@ -186,6 +190,20 @@ void clb_param_str(clb_result *res, const char *key, const char *s);
 /* Adds a number to a cJSON object, as null when it is not finite (JSON has no NaN/Inf). */
 cJSON *clb_json_number(cJSON *obj, const char *key, double v);
 
+/* The curve object of docs/schema.md (lib/core/curve.c): x_name, x_unit, y_name, y_unit, x_log,
+ * label when given, points (each [x, y], null where not finite). clb_curve_new starts one with
+ * no points, clb_curve_points is its points array, clb_curve_push appends one point to it. */
+cJSON *clb_curve_new(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
+                     int x_log, const char *label);
+cJSON *clb_curve_points(cJSON *curve);
+void clb_curve_push(cJSON *points, double x, double y);
+cJSON *clb_curve(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
+                 int x_log, const char *label, const double *x, const double *y, size_t n);
+
+/* With CLBENCH_DUMP_DIR set, writes prog's binary to path = "$CLBENCH_DUMP_DIR/FILE.bin" (at most
+ * n bytes); 1 when the whole binary was written (lib/core/program_dump.c). */
+int clb_dump_program_binary(cl_program prog, const char *file, char *path, size_t n);
+
 /* params.tune_table of a tuning search (lib/core/tune.c): per candidate {config, status,
  * median_s, rate = work / median_s x unit_factor, rate_unit | reason, winner}, and
  * params.tune_strategy; config names a point. */
@@ -193,9 +211,25 @@ void clb_tune_table_params(clb_result *res, const clb_tune_run *run,
                            void (*config)(const int *point, char *buf, size_t n), double work,
                            double unit_factor, const char *rate_unit);
 
-/* Every group's registry rows (lib/bench/groups.h names the groups). */
+/* clb_bench_run without the verdicts (lib/judge/finish.c adds the physical-limit guard and the
+ * quick mark): the capability check, the row's run with shrink-and-retry, the failure's status. */
+clb_error clb_bench_run_unjudged(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
+                                 clb_result *res);
+
+/* The host CPU's data and unified caches as sysfs lists them for cpu0 (name "L1d", "L2",
+ * "L3", ...), at most cap; 0 when sysfs has none (lib/core/host_info.c). */
+typedef struct clb_host_cache {
+    char name[8];
+    cl_ulong bytes;
+} clb_host_cache;
+size_t clb_host_caches(clb_host_cache *out, size_t cap);
+/* Adds seed 004's system information (its Fig. 6) to provenance.host h: user, CPU clock, cache
+ * sizes, memory size, compiler and flags of this build. */
+void clb_host_system(cJSON *h);
+
+/* Every group's registry rows (lib/core/groups.h names the groups). */
 #define CLB_GROUP(g) extern const clb_bench clb_##g##_rows[]; extern const size_t clb_##g##_row_count;
-#include "bench/groups.h"
+#include "core/groups.h"
 #undef CLB_GROUP
 
 #endif

@@ -4,7 +4,7 @@
  * that way: renaming over a FIFO or a device node would replace the node itself (as root,
  * --json /dev/null), so those are written in place, and anything else is refused. */
 #define _POSIX_C_SOURCE 200809L
-#include "internal.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* A result's params object and JSON numbers that are never NaN or Inf (JSON has neither). */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* Plateau detection: a robust greedy segmentation of a staircase curve in log space. */
-#include "plateaus.h"
+#include "core/plateaus.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -110,4 +110,40 @@ size_t clb_plateaus_monotonic(clb_plateau *p, size_t m, int rising)
         p[top++] = p[i];
     }
     return top;
+}
+
+/* A plateau of fewer than a doubling of sizes, squeezed between the levels around it. */
+static int is_mixture(const clb_plateau *p, size_t i, size_t m)
+{
+    return i > 0 && i + 1 < m && p[i].x_last < 2 * p[i].x_first && p[i - 1].level < p[i].level &&
+           p[i].level < p[i + 1].level;
+}
+
+size_t clb_cache_levels(clb_plateau *p, size_t m, double step)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < m; i++) /* is_mixture reads the neighbours as found */
+        if (!is_mixture(p, i, m))
+            p[w++] = p[i];
+    m = w;
+    w = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (w > 0 && p[i].level < step * p[w - 1].level) {
+            p[w - 1].last = p[i].last;
+            p[w - 1].x_last = p[i].x_last;
+        } else {
+            p[w++] = p[i];
+        }
+    }
+    return w;
+}
+
+double clb_nearest_level(const clb_plateau *p, size_t m, double want, int *agrees)
+{
+    double best = NAN;
+    for (size_t i = 0; i < m; i++)
+        if (!(fabs(log(p[i].x_last / want)) >= fabs(log(best / want))))
+            best = p[i].x_last;
+    *agrees = isfinite(best) && best >= 0.5 * want && best <= 2.0 * want;
+    return best;
 }

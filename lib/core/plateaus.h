@@ -25,4 +25,16 @@ size_t clb_find_plateaus(const double *x, const double *y, size_t n, double tol,
  * each level farther away is slower. */
 size_t clb_plateaus_monotonic(clb_plateau *p, size_t m, int rising);
 
+/* Cache levels from the monotonic plateaus p[0..m-1] of a latency curve: a short plateau
+ * (its sizes span less than a factor 2) between two others, at a level between theirs, is the
+ * mixture of the two (part of the working set still in the nearer cache), not a level, and is
+ * dropped; then neighbours whose levels differ by less than a factor step (1.5 suits CPUs and
+ * GPUs) are one level and merge: the level ends at the largest size still inside it (x_last of
+ * its last plateau) and keeps the nearer plateau's latency. Returns the new count. */
+size_t clb_cache_levels(clb_plateau *p, size_t m, double step);
+
+/* The x_last of p[0..m-1] nearest to want on a log scale (NaN when m is 0); *agrees when it lies
+ * within a factor 2 of want (the test of a detected level against sysfs or the database). */
+double clb_nearest_level(const clb_plateau *p, size_t m, double want, int *agrees);
+
 #endif

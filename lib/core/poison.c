@@ -1,6 +1,6 @@
 /* Poisoned outputs and the faults tests plant in them: a validator must see every element a
  * kernel was to write, so each output starts as values no correct kernel produces. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <string.h>
 

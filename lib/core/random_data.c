@@ -1,5 +1,5 @@
 /* Random benchmark input: no zero pages, nothing a memory compressor or a cache could exploit. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <string.h>
 

@@ -1,8 +1,9 @@
-/* The registry: every group's const table of rows, in the order lib/bench/groups.h lists the
+/* The registry: every group's const table of rows, in the order lib/core/groups.h lists the
  * groups. Adding a benchmark = one file (or folder) in its group, its kernel beside it, one row
  * in the group's own table. */
-#include "internal.h"
+#include "core/internal.h"
 
+#include <fnmatch.h>
 #include <string.h>
 
 typedef struct group_rows {
@@ -12,7 +13,7 @@ typedef struct group_rows {
 
 static const group_rows groups[] = {
 #define CLB_GROUP(g) {clb_##g##_rows, &clb_##g##_row_count},
-#include "bench/groups.h"
+#include "core/groups.h"
 #undef CLB_GROUP
 };
 
@@ -40,4 +41,9 @@ const clb_bench *clb_bench_find(const char *name)
         if (strcmp(clb_bench_at(i)->name, name) == 0)
             return clb_bench_at(i);
     return NULL;
+}
+
+int clb_bench_match(const char *pattern, const char *name)
+{
+    return fnmatch(pattern, name, 0) == 0;
 }

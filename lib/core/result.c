@@ -1,5 +1,5 @@
 /* Results as plain data, and their JSON form. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

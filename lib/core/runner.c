@@ -1,12 +1,9 @@
 /* The measurement core: program builds, calibration, warm-up, repetitions, event timing
  * cross-checked with the wall clock, validation, and the result's statistics. */
-#include "internal.h"
-#include "limits.h"
-#include "binary_cache.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <fnmatch.h>
 #include <string.h>
 
 void clb_run_opts_default(clb_run_opts *o)
@@ -188,8 +185,8 @@ clb_error clb_build_with(clb_ctx *c, const char *name, const char *prefix, const
     const char *src = clb_kernel_source(name);
     if (!src)
         return clb_diag_set(d, CLB_ERR_USAGE, "no embedded kernel named %s", name);
-    /* CLBENCH_BUILD_OPTIONS (clbench suite --variant, docs/suite.md) is appended to every build. */
-    const char *extra = getenv("CLBENCH_BUILD_OPTIONS");
+    /* clb_settings.build_options (clbench suite --variant, docs/suite.md) ends every build's options. */
+    const char *extra = clb_settings_get()->build_options;
     char all[2048];
     snprintf(all, sizeof all, "%s%s%s", options ? options : "", extra && *extra ? " " : "", extra ? extra : "");
     if (extra && *extra)
@@ -366,11 +363,6 @@ cleanup:
     return d->err;
 }
 
-int clb_bench_match(const char *pattern, const char *name)
-{
-    return fnmatch(pattern, name, 0) == 0;
-}
-
 /* Why the device cannot run b, or NULL. */
 static const char *missing_capability(clb_device *dev, const clb_bench *b)
 {
@@ -386,8 +378,8 @@ static const char *missing_capability(clb_device *dev, const clb_bench *b)
     return NULL;
 }
 
-clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
-                        clb_result *res)
+clb_error clb_bench_run_unjudged(clb_device *dev, const clb_bench *b, const clb_run_opts *o,
+                                 clb_result *res)
 {
     clb_run_opts defaults;
     if (!o) {
@@ -406,7 +398,8 @@ clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts 
     clb_ctx c;
     clb_error e;
     for (;;) { /* shrink-and-retry: clb_shrink_size halves the size of the next attempt */
-        c = (clb_ctx){.dev = dev, .bench = b, .opts = o, .res = res, .shrink = &sh, .poison = poison};
+        c = (clb_ctx){.dev = dev, .bench = b, .opts = o, .res = res, .shrink = &sh, .poison = poison,
+                      .started = clb_now()};
         e = b->run(&c, res);
         if (e == CLB_OK || !sh.more || !clb_alloc_failed(&c.diag))
             break;
@@ -429,10 +422,5 @@ clb_error clb_bench_run(clb_device *dev, const clb_bench *b, const clb_run_opts 
     } else if (res->status == CLB_STATUS_ERROR && strcmp(res->reason, "not run") == 0) {
         clb_result_fail(res, CLB_STATUS_ERROR, "benchmark returned without a result");
     }
-    /* An ok value above the device's physical limit is impossible: status invalid. */
-    if (res->status == CLB_STATUS_OK)
-        clb_limits_apply(dev, res);
-    if (o->quick)
-        clb_param_num(res, "quick", 1);
     return CLB_OK;
 }

@@ -1,5 +1,5 @@
-/* Shrink-and-retry on allocation failure (issue 19, docs/measurement.md "Allocation failures"). */
-#include "internal.h"
+/* Shrink-and-retry on allocation failure (docs/measurement.md "Allocation failures"). */
+#include "core/internal.h"
 
 int clb_alloc_failed(const clb_diag *d)
 {

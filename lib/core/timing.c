@@ -1,5 +1,5 @@
 /* Host-side timing: the monotonic wall clock and the profiling timestamps of an event. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <time.h>
 

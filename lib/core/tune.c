@@ -1,7 +1,7 @@
 /* The tuning service (docs/decide.md): search a kernel's parameter space on a device with the
  * caller's measurement (runner statistics), exhaustively when small, else random sampling plus
  * hill-climbing under a time budget. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

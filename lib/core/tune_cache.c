@@ -1,6 +1,6 @@
 /* The tuning service's cache of winners (docs/decide.md): one JSON file for every app, keyed
  * by app, device, driver and problem size class. The file is untrusted input. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,35 +16,28 @@ static cJSON *empty_cache(void)
     return c;
 }
 
+static const char *check_entries(const cJSON *doc)
+{
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(doc, "entries"))
+        if (!cJSON_IsObject(it) || !it->string)
+            return "an entry is not an object";
+    return NULL;
+}
+
 cJSON *clb_tune_cache_parse(const char *buf, size_t len, clb_diag *d)
 {
-    clb_diag_clear(d);
-    cJSON *j = buf ? cJSON_ParseWithLength(buf, len) : NULL;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "version");
-    const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "entries"), *it;
-    const char *why = !cJSON_IsObject(j) ? "not a JSON object"
-                      : !cJSON_IsNumber(v) || v->valuedouble != TUNE_CACHE_VERSION ? "no \"version\": 2"
-                      : !cJSON_IsObject(e) ? "no \"entries\" object" : NULL;
-    const cJSON *walk = why ? NULL : e;
-    cJSON_ArrayForEach(it, walk)
-        if (!cJSON_IsObject(it) || !it->string)
-            why = "an entry is not an object";
-    if (why) {
-        clb_diag_set(d, CLB_ERR_USAGE, "tune cache: %s", why);
-        cJSON_Delete(j);
-        return NULL;
-    }
-    return j;
+    return clb_user_json_parse(buf, len, "tune cache", TUNE_CACHE_VERSION, 1, check_entries, d);
 }
 
 clb_error clb_tune_cache_path(char *buf, size_t n, clb_diag *d)
 {
-    return clb_user_file(buf, n, "XDG_CACHE_HOME", ".cache", "tune.json", 1, d);
+    return clb_user_file(buf, n, clb_settings_get()->xdg_cache_home, "XDG_CACHE_HOME", ".cache", "tune.json", 1, d);
 }
 
 clb_error clb_tune_cache_file(char *buf, size_t n, clb_diag *d)
 {
-    return clb_user_file(buf, n, "XDG_CACHE_HOME", ".cache", "tune.json", 0, d);
+    return clb_user_file(buf, n, clb_settings_get()->xdg_cache_home, "XDG_CACHE_HOME", ".cache", "tune.json", 0, d);
 }
 
 cJSON *clb_tune_cache_load(const char *path, clb_diag *d)

@@ -1,7 +1,8 @@
 /* The models of `clbench recommend` (docs/decide.md): a predicted time per device and workload
  * from the measured parameters in a results document. Pure functions of the document: they
  * open no OpenCL and read no file, so the CLI, the library API and the tests share them. */
-#include "internal.h"
+#include "doc/doc.h"
+#include "judge/judge.h"
 
 #include <math.h>
 #include <string.h>
@@ -50,27 +51,11 @@ const char *const *clb_workload_rows(clb_workload_kind w)
 
 /* ---- reading the document ---- */
 
-/* The ok result named name in entry, or NULL. */
-static const cJSON *ok_row(const cJSON *entry, const char *name)
-{
-    const cJSON *r;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(entry, "results"))
-    {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "name");
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(r, "status");
-        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
-            return cJSON_IsString(st) && strcmp(st->valuestring, "ok") == 0 ? r : NULL;
-    }
-    return NULL;
-}
-
-/* The value of an ok row in unit, or NaN. */
+/* The value of an ok row in unit when positive, or NaN. */
 static double value_of(const cJSON *entry, const char *name, const char *unit)
 {
-    const cJSON *r = ok_row(entry, name);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "value"), *u = cJSON_GetObjectItemCaseSensitive(r, "unit");
-    return cJSON_IsNumber(v) && cJSON_IsString(u) && strcmp(u->valuestring, unit) == 0 && v->valuedouble > 0
-               ? v->valuedouble : NAN;
+    double v = rj_ok_value(entry, name, unit);
+    return v > 0 ? v : NAN;
 }
 
 static double param_of(const cJSON *row, const char *key)
@@ -191,7 +176,7 @@ static void predict_stencil(const cJSON *e, double n, clb_prediction *p)
  * of its smallest point. */
 static void predict_transfer(const cJSON *e, double bytes, clb_prediction *p)
 {
-    const cJSON *row = ok_row(e, "transfer.h2d_pageable");
+    const cJSON *row = rj_ok_result(e, "transfer.h2d_pageable");
     double bw = curve_at(row, bytes), small = curve_at(row, 1);
     const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), "curve"), "points"), 0);
@@ -222,7 +207,7 @@ static int is_cpu(const cJSON *e)
  * time of its launches (docs/decide.md). */
 static void predict_latency(const cJSON *e, double loads, clb_prediction *p)
 {
-    const cJSON *row = ok_row(e, "memory.latency");
+    const cJSON *row = rj_ok_result(e, "memory.latency");
     double launch = value_of(e, "launch.roundtrip", "us"), mem = value_of(e, "memory.latency", "ns");
     double wall = param_of(row, "wall_time_median_s"), ev = param_of(row, "launch_time_median_s");
     double outside = wall > ev && ev > 0 ? 1e6 * (wall - ev) : NAN; /* us per launch outside the kernel */
@@ -297,13 +282,13 @@ double clb_workload_measured(const cJSON *e, clb_workload_kind w, double size, c
     const cJSON *r = NULL;
     if (w == CLB_WORKLOAD_STREAM && (r = best_row(e, "app.saxpy.opencl", "GB/s", 1, &v)))
         t = 12 * size / (curve_at(r, 8 * size) * 1e9); /* the curve's x: bytes of x and y */
-    else if (w == CLB_WORKLOAD_GEMM && ((r = ok_row(e, "app.sgemm.tuned")) || (r = best_sgemm(e, &v))))
+    else if (w == CLB_WORKLOAD_GEMM && ((r = rj_ok_result(e, "app.sgemm.tuned")) || (r = best_sgemm(e, &v))))
         t = 2 * size * size * size / (value_of(e, cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring, "GFLOP/s") * 1e9);
     else if (w == CLB_WORKLOAD_STENCIL && (r = best_row(e, "app.euler.string.f32.", "ns", 0, &v)))
         t = size * STENCIL_STEPS * v * 1e-9;
-    else if (w == CLB_WORKLOAD_TRANSFER && (r = ok_row(e, "transfer.h2d_pageable")))
+    else if (w == CLB_WORKLOAD_TRANSFER && (r = rj_ok_result(e, "transfer.h2d_pageable")))
         t = size / (curve_at(r, size) * 1e9);
-    else if (w == CLB_WORKLOAD_LATENCY && (r = ok_row(e, "memory.chase_roundtrip")) && param_of(r, "loads") == size)
+    else if (w == CLB_WORKLOAD_LATENCY && (r = rj_ok_result(e, "memory.chase_roundtrip")) && param_of(r, "loads") == size)
         t = value_of(e, "memory.chase_roundtrip", "us") * 1e-6;
     snprintf(row, row_n, "%s", r && isfinite(t) ? cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring : "");
     return r && isfinite(t) && t > 0 ? t : NAN;

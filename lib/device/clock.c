@@ -11,10 +11,10 @@
  * scaling_cur_freq and cpuinfo_max_freq cross-check it where present; a chain faster than
  * cpuinfo_max_freq + 15% means the latency assumption broke, and cpufreq's figure is used. */
 #define _GNU_SOURCE
-#include "clock.h"
+#include "device/clock.h"
 
-#include "internal.h"
-#include "nvml.h"
+#include "core/internal.h"
+#include "device/nvml.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /* Derived parameters: each value says how it was obtained. */
-#include "internal.h"
-#include "devdb.h"
+#include "core/internal.h"
+#include "device/devdb.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,12 +17,12 @@
  * service (lib/device/clock.c) finds right now; never CL_DEVICE_MAX_CLOCK_FREQUENCY. Host DRAM
  * bandwidth is not known without root (SMBIOS), and a CPU device has no host link: no limit.
  * A measurement may exceed a limit by 3% (clock and datasheet rounding) before it is invalid
- * (lib/device/limits.c). */
-#include "devdb.h"
+ * (lib/judge/limits.c). */
+#include "device/devdb.h"
 
-#include "clock.h"
-#include "internal.h"
-#include "nvml.h"
+#include "device/clock.h"
+#include "core/internal.h"
+#include "device/nvml.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -126,8 +126,8 @@ static unsigned cpu_fp32_lanes(const char **why)
 
 static double env_mhz(void)
 {
-    const char *env = getenv("CLBENCH_CLOCK_MHZ");
-    return env && atof(env) > 0 ? atof(env) : NAN;
+    double mhz = clb_settings_get()->clock_mhz;
+    return mhz > 0 ? mhz : NAN;
 }
 
 static cl_uint device_uint(clb_device *dev, cl_device_info what)

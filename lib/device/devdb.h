@@ -24,6 +24,8 @@ typedef struct clb_devdb_row {
     double link_gbps;        /* host link, GB/s per direction */
     const char *src_fp, *src_dram, *src_link; /* title + URL of each figure */
     const char *note;        /* SKU clock dependence and other caveats */
+    double l2_bytes;         /* last-level (L2) cache, bytes (0: not in the database) */
+    const char *src_l2;
 } clb_devdb_row;
 
 size_t clb_devdb_count(void);
@@ -32,7 +34,7 @@ const clb_devdb_row *clb_devdb_at(size_t i);
 /* The row matching vendor and name (AMD: pass the board name), or NULL. */
 const clb_devdb_row *clb_devdb_find(const char *vendor, const char *name);
 
-/* The kinds of physical limit the guard (lib/device/limits.c) checks against. */
+/* The kinds of physical limit the guard (lib/judge/limits.c) checks against. */
 typedef enum { CLB_LIMIT_FP32, CLB_LIMIT_FP64, CLB_LIMIT_DRAM, CLB_LIMIT_LINK } clb_limit_kind;
 
 /* A limit: value (NaN when unknown, source then says why), its unit and where it comes from. */
@@ -61,6 +63,10 @@ double clb_devdb_peak(clb_device *dev, unsigned precision, unsigned ops_per_lane
 /* Adds the derived parameters device_database {value: row key or null, how} and limit_fp32,
  * limit_fp64, limit_dram, limit_link {value (null: unknown), unit, how} to o (clbench info). */
 void clb_devdb_derived(cJSON *o, clb_device *dev);
+
+/* figs[key] = {value, origin, source} when v is a positive finite figure; nothing otherwise
+ * (lib/device/devdb_json.c: every writer of a database figure). */
+void clb_devdb_figure(cJSON *figs, const char *key, double v, const char *origin, const char *source);
 
 /* Pure formula, for tests: units x lanes x ops x MHz / 1000 (GOP/s). */
 double clb_devdb_formula(unsigned units, unsigned lanes, unsigned ops, double mhz);

@@ -3,7 +3,7 @@
  * and read once through the same parser as the user's file (clb_devdb_parse), so the binary
  * stays self-contained and the table is versioned data. The rows point into the parsed
  * document, which lives as long as the process. */
-#include "devdb.h"
+#include "device/devdb.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -61,6 +61,7 @@ static void to_row(const cJSON *e, clb_devdb_row *r)
     r->fp64_gflops = fig(e, "fp64_gflops", NULL);
     r->dram_gbps = fig(e, "dram_gbps", &r->src_dram);
     r->link_gbps = fig(e, "link_gbps", &r->src_link);
+    r->l2_bytes = fig(e, "l2_bytes", &r->src_l2);
     r->note = text(e, "note") ? text(e, "note") : "";
 }
 
@@ -82,4 +83,39 @@ size_t clb_devdb_count(void)
 const clb_devdb_row *clb_devdb_at(size_t i)
 {
     return i < clb_devdb_count() ? &builtin.rows[i] : NULL;
+}
+
+/* ---- the built-in table as JSON entries (clbench db list) ---- */
+
+static cJSON *row_json(const clb_devdb_row *r)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "key", r->key);
+    cJSON_AddStringToObject(e, "origin", "builtin");
+    cJSON_AddStringToObject(e, "vendor", r->vendor);
+    cJSON_AddStringToObject(e, "name", r->name);
+    if (r->exclude)
+        cJSON_AddStringToObject(e, "exclude", r->exclude);
+    cJSON_AddStringToObject(e, "product", r->product);
+    cJSON_AddNumberToObject(e, "fp32_lanes", r->fp32_lanes);
+    cJSON_AddNumberToObject(e, "fp64_lanes", r->fp64_lanes);
+    cJSON_AddNumberToObject(e, "units", r->units);
+    cJSON *f = cJSON_AddObjectToObject(e, "figures");
+    clb_devdb_figure(f, "fp32_gflops", r->fp32_gflops, "vendor", r->src_fp);
+    clb_devdb_figure(f, "fp64_gflops", r->fp64_gflops, "vendor", r->src_fp);
+    clb_devdb_figure(f, "dram_gbps", r->dram_gbps, "vendor", r->src_dram);
+    clb_devdb_figure(f, "link_gbps", r->link_gbps, "vendor", r->src_link);
+    clb_devdb_figure(f, "l2_bytes", r->l2_bytes, "vendor", r->src_l2);
+    if (!r->units)
+        cJSON_AddStringToObject(e, "lanes_source", r->src_fp);
+    cJSON_AddStringToObject(e, "note", r->note ? r->note : "");
+    return e;
+}
+
+cJSON *clb_devdb_json(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < clb_devdb_count(); i++)
+        cJSON_AddItemToArray(a, row_json(clb_devdb_at(i)));
+    return a;
 }

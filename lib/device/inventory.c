@@ -1,5 +1,5 @@
 /* Platform and device discovery (clinfo -l order) and device selection. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* NVML through dlopen: the few entry points clbench needs, declared here. */
-#include "nvml.h"
+#include "device/nvml.h"
 
-#include "internal.h"
+#include "core/internal.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -49,10 +49,10 @@ static cl_uint nv_attr(cl_device_id id, cl_device_info what)
     return clGetDeviceInfo(id, what, sizeof v, &v, NULL) == CL_SUCCESS ? v : 0xffffffffu;
 }
 
-/* CLBENCH_NVML_LIBRARY (docs/cli.md) names another library, e.g. the tests' fake NVML. */
+/* clb_settings.nvml_library (CLBENCH_NVML_LIBRARY, docs/cli.md) names another library, e.g. the tests' fake NVML. */
 static const char *lib_name(void)
 {
-    const char *env = getenv("CLBENCH_NVML_LIBRARY");
+    const char *env = clb_settings_get()->nvml_library;
     return env && *env ? env : "libnvidia-ml.so.1";
 }
 

@@ -1,10 +1,10 @@
-/* NVML readings around every benchmark row (issue 19, docs/measurement.md "Clocks, throttling"):
+/* NVML readings around every benchmark row (docs/measurement.md "Clocks, throttling"):
  * on NVIDIA GPUs the worker samples SM clock, default and maximum SM clock, temperature, power
  * and the clocks-event (throttle) reasons before and after each row, adds them to the params,
  * and marks an ok result `throttled` when either sample saw a thermal/power reason or an SM
  * clock below the default (base) clock while the GPU was not idle. */
-#include "internal.h"
-#include "nvml.h"
+#include "core/internal.h"
+#include "device/nvml.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,10 +34,10 @@ static const struct {
 clb_nvml_watch *clb_nvml_watch_open(clb_device *dev)
 {
     char why[256];
-    const char *any = getenv("CLBENCH_NVML_ANY_DEVICE"); /* test hook: docs/cli.md */
+    int any = clb_settings_get()->nvml_any_device; /* tests: CLBENCH_NVML_ANY_DEVICE, docs/cli.md */
     clb_nvml_watch *w = calloc(1, sizeof *w);
     if (w)
-        w->nvml = any && strcmp(any, "1") == 0 ? clb_nvml_open_any(dev, why, sizeof why)
+        w->nvml = any ? clb_nvml_open_any(dev, why, sizeof why)
                                                : clb_nvml_open(dev, why, sizeof why);
     if (w && w->nvml)
         return w;

@@ -1,6 +1,6 @@
 /* Columns (devices) and rows (result names) of a report over several documents. Every lookup
  * goes through a per-column name index, so that a report stays O(n log n) in its results. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <stdlib.h>
 #include <string.h>

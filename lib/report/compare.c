@@ -1,6 +1,6 @@
 /* clbench compare: NEW/BASE ratios per common result and a regression verdict. Strings from the
  * documents reach the terminal through rep_term (no control sequences). */
-#include "report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <string.h>

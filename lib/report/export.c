@@ -1,5 +1,5 @@
 /* CSV and Markdown exports: one row per (file, device, result). */
-#include "report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <string.h>

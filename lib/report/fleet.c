@@ -9,7 +9,7 @@
  * is reported as not judged, never flagged. A device is never compared with itself: two entries
  * with one UUID, one PCI address on one node, or ranks marked sharing one device refuse the
  * whole check (same_device_pairs). */
-#include "report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdlib.h>

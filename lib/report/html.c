@@ -1,6 +1,6 @@
 /* The single-file HTML report: provenance, devices side by side, summary cards, plots and
  * every result. Strings from the documents are always written through html_puts. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,7 +92,9 @@ static void json_value(FILE *f, const cJSON *v)
 static const char *const prov_keys[] = {"tool", "tool_version", "git_sha", "build_type", "date",
                                         "command_line", "environment"};
 static const char *const host_keys[] = {"hostname", "os", "kernel", "machine", "cpu",
-                                        "online_cpus"};
+                                        "online_cpus", /* and seed 004's Fig. 6: */ "user", "cpu_mhz",
+                                        "cpu_max_mhz", "caches", "memory_bytes", "compiler",
+                                        "compiler_flags", "host_rows_flags"};
 
 /* One row: provenance[key] (or provenance.host[key]) of every file. */
 static void prov_row(FILE *f, const clb_report_src *src, size_t n, const char *key, int host, int strip)

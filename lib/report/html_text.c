@@ -2,7 +2,7 @@
  * and attributes (html_puts), CSV and Markdown cells, and terminal text. Each replaces what is
  * not well-formed UTF-8 with U+FFFD and escapes what its format gives a meaning to, so that no
  * input string can become markup, a spreadsheet formula or a terminal control sequence. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* The ladder tables of issue 14: per device and app, the app's rows in rung order with what
+/* The ladder tables: per device and app, the app's rows in rung order with what
  * clb_apps_annotate added (speedup over sequential and over the previous rung, % of the peak
  * row), after the results of `clbench run` and in `clbench report --markdown`. Reads only what
  * the results say; a value the annotation did not add is shown as "-". */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
 
@@ -69,6 +69,9 @@ static void line(FILE *f, int md, const cJSON *r)
     num_cell(f, md, 14, ok ? p : NULL, "speedup_vs_sequential", "%.2f");
     num_cell(f, md, 12, ok ? p : NULL, "speedup_vs_previous_rung", "%.2f");
     num_cell(f, md, 11, ok ? p : NULL, rj_num(p, "pct_of_triad", &(double){0}) ? "pct_of_triad" : "pct_of_compute_peak", "%.1f");
+    /* the seed's total time (setup, build, transfers, kernel) beside one run's kernel time */
+    num_cell(f, md, 11, ok ? p : NULL, "kernel_s", "%.4g");
+    num_cell(f, md, 11, ok ? p : NULL, "total_s", "%.4g");
     fputs(md ? "|\n" : "\n", f);
 }
 
@@ -98,11 +101,12 @@ static void header(FILE *f, int md, const char *app, const char *device, const c
     }
     title(f, md, app, device, unit, peer ? peer : "peak");
     if (md) {
-        fputs("| rung | status | value | x sequential | x previous rung | % of peak |\n"
-              "| --- | --- | ---: | ---: | ---: | ---: |\n", f);
+        fputs("| rung | status | value | x sequential | x previous rung | % of peak | kernel s | total s |\n"
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n", f);
         return;
     }
-    fprintf(f, "  %-22s%15s%12s%14s%12s%11s\n", "rung", "status", "value", "x sequential", "x previous", "% of peak");
+    fprintf(f, "  %-22s%15s%12s%14s%12s%11s%11s%11s\n", "rung", "status", "value", "x sequential", "x previous",
+            "% of peak", "kernel s", "total s");
 }
 
 static void table(FILE *f, int md, const cJSON *results, const char *app, const char *device)

@@ -1,6 +1,6 @@
 /* Host paths out of the report: an absolute path says where a file lay on the machine that ran
  * (home directories, user names), which a shared report need not tell (docs/report.md). */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <string.h>
 

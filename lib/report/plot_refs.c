@@ -1,7 +1,7 @@
 /* The reference lines of a curve plot (docs/report.md): per device the physical limit in the
  * plot's unit (dashed) and the peer measured in the same run (dotted), so that every curve can
  * be read against what bounds it. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #ifndef CLB_REPORT_COLS_H
 #define CLB_REPORT_COLS_H
 
-#include "report.h"
+#include "report/report.h"
 
 typedef struct rep_col {
     size_t src;        /* index of the input document */

@@ -2,7 +2,7 @@
  * the physical limits (dashed) and every app point, and a table of the points' verdicts
  * (docs/roofline.md). Reads the device entry's "roofline" object; files written before the
  * post-pass existed get the model computed here, for display only. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <stdlib.h>

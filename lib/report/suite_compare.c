@@ -1,7 +1,7 @@
 /* Suite-aware compare: per column present in both documents (same device name and variant),
  * NEW/BASE of the Peak and Average Scores with 95% bootstrap intervals from the per-run times
  * (docs/suite.md, "compare"). */
-#include "report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The suite summary for people: the seed 004 report per system (system block first, then per
  * column the score, app / peak time / ratio / average time / ratio / standard deviation, and
  * the speedups of OpenCL over sequential, pthreads and CUDA), as text and as an HTML section. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <string.h>
@@ -35,8 +35,11 @@ static void print_system(FILE *f, const cJSON *s)
     rj_num(sys, "online_cpus", &cpus);
     fprintf(f, "clbench suite %s, mode %s\nSystem information\n  CPU        %s (%g online)\n",
             ts(s, "suite_version", "?"), ts(s, "mode", "?"), ts(sys, "cpu", "?"), cpus);
-    fprintf(f, "  OS         %s %s\n  compiler   %s\n", ts(sys, "os", "?"), ts(sys, "kernel", ""),
-            ts(sys, "compiler", "?"));
+    fprintf(f, "  user       %s\n  clock      %s\n  caches     %s\n  memory     %s\n", ts(sys, "user", "?"),
+            ts(sys, "cpu_clock", "?"), ts(sys, "caches", "?"), ts(sys, "memory", "?"));
+    fprintf(f, "  OS         %s %s\n  compiler   %s\n  flags      %s (host rows: %s)\n", ts(sys, "os", "?"),
+            ts(sys, "kernel", ""), ts(sys, "compiler", "?"), ts(sys, "compiler_flags", "?"),
+            ts(sys, "host_rows_flags", "?"));
     cJSON_ArrayForEach(c, rj_arr(s, "columns")) {
         fprintf(f, "  device     %s | %s | driver %s | %s\n", ts(c, "device", "?"),
                 ts(c, "platform_version", "?"), ts(c, "driver", "?"), ts(c, "device_version", "?"));
@@ -65,7 +68,7 @@ static void print_score(FILE *f, const cJSON *sc)
 
 static void print_row(FILE *f, const char *title, const cJSON *r, const char *best)
 {
-    char pk[32], pr[32], av[32], ar[32], sd[32], nm[120];
+    char pk[32], pr[32], av[32], ar[32], sd[32], ks[32], tt[32], nm[120];
     snprintf(nm, sizeof nm, "%s%s", str_or(r, "row", "?"), best && strcmp(best, str_or(r, "row", "")) == 0 ? " *" : "");
     if (strcmp(str_or(r, "status", ""), "ok") != 0) {
         fprintf(f, "%-13s %-40s %s: %s\n", rep_term(title), rep_term(nm), ts(r, "status", "?"), ts(r, "reason", ""));
@@ -76,7 +79,9 @@ static void print_row(FILE *f, const char *title, const cJSON *r, const char *be
     num(av, sizeof av, r, "avg_s", "-");
     num(ar, sizeof ar, r, "avg_ratio", "-");
     num(sd, sizeof sd, r, "std_s", "-");
-    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s\n", rep_term(title), rep_term(nm), pk, pr, av, ar, sd);
+    num(ks, sizeof ks, r, "kernel_s", "-");
+    num(tt, sizeof tt, r, "total_s", "-");
+    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s %12s %12s\n", rep_term(title), rep_term(nm), pk, pr, av, ar, sd, ks, tt);
 }
 
 /* "12.3x / 11.9x" (peak / average) or why there is none. */
@@ -93,14 +98,38 @@ static void speedup_text(char *buf, size_t n, const cJSON *sp)
     snprintf(buf, n, "%sx / %sx", p, a);
 }
 
+/* The aggregate speedups: the geometric means over the apps (seed_ratio 0) or seed 004's score
+ * ratios (1): three texts and the row's label. */
+static void aggregate_text(const cJSON *g, int seed_ratio, char s[3][64], char *label, size_t nlabel)
+{
+    static const char *const keys[] = {"vs_sequential", "vs_pthreads", "vs_cuda"};
+    for (int k = 0; k < 3; k++) {
+        const cJSON *x = rj_obj(g, keys[k]);
+        if (seed_ratio) {
+            x = rj_obj(x, "score_ratio");
+            speedup_text(s[k], 64, x);
+            if (!x)
+                snprintf(s[k], 64, "-");
+            continue;
+        }
+        double n = 0, of = 0;
+        speedup_text(s[k], 64, x);
+        if (rj_num(x, "apps", &n) && rj_num(x, "of", &of) && n > 0 && n < of) {
+            size_t len = strlen(s[k]);
+            snprintf(s[k] + len, 64 - len, " (%g of %g apps)", n, of);
+        }
+    }
+    snprintf(label, nlabel, seed_ratio ? "all apps (seed 004: score ratio)" : "all apps (geometric mean)");
+}
+
 static void print_column(FILE *f, const cJSON *c)
 {
     const cJSON *app, *r;
     fprintf(f, "\n== %s [%s], variant %s (build options: %s)\n", ts(c, "device", "?"), ts(c, "platform", "?"),
             ts(c, "variant", "base"), ts(c, "build_options", "none"));
     print_score(f, rj_obj(c, "score"));
-    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s\n", "app", "row (* best OpenCL, scored)", "peak time s",
-            "ratio", "avg time s", "ratio", "std dev s");
+    fprintf(f, "%-13s %-40s %12s %8s %12s %8s %12s %12s %12s\n", "app", "row (* best OpenCL, scored)", "peak time s",
+            "ratio", "avg time s", "ratio", "std dev s", "kernel s", "total s");
     cJSON_ArrayForEach(app, rj_arr(c, "apps")) {
         const char *title = str_or(app, "title", "?");
         cJSON_ArrayForEach(r, rj_arr(app, "rows")) {
@@ -117,6 +146,12 @@ static void print_column(FILE *f, const cJSON *c)
         speedup_text(s3, sizeof s3, rj_obj(sp, "vs_cuda"));
         fprintf(f, "  %-51s %-20s %-20s %s\n", ts(app, "title", "?"), rep_term(s1), rep_term(s2), rep_term(s3));
     }
+    char s[3][64], label[64];
+    const cJSON *g = rj_obj(c, "speedup_geomean");
+    for (int seed = 0; seed < 2; seed++) {
+        aggregate_text(g, seed, s, label, sizeof label);
+        fprintf(f, "  %-51s %-20s %-20s %s\n", label, s[0], s[1], s[2]);
+    }
     cJSON_ArrayForEach(r, rj_arr(c, "omitted"))
         fprintf(f, "omitted: %s: %s\n", ts(r, "app", "?"), ts(r, "why", ""));
 }
@@ -128,7 +163,8 @@ void clb_suite_print(FILE *f, const cJSON *summary)
     cJSON_ArrayForEach(c, rj_arr(summary, "columns"))
         print_column(f, c);
     fputs("\nPeak uses the best run, average the arithmetic mean of the runs (after one discarded warm-up);\n"
-          "ratio = reference sequential time / time; scores are harmonic means over the apps; higher is better.\n",
+          "ratio = reference sequential time / time; scores are harmonic means over the apps; higher is better.\n"
+          "kernel s = one run's kernel time (median); total s = setup (host data, build, uploads) + kernel + read-back.\n",
           f);
 }
 
@@ -176,14 +212,29 @@ static void html_app_rows(FILE *f, const cJSON *app)
         td(f, str_or(app, "title", "?"));
         td(f, str_or(r, "row", "?"));
         if (strcmp(str_or(r, "status", ""), "ok") != 0) {
-            fputs("<td colspan=\"5\">", f);
+            fputs("<td colspan=\"7\">", f);
             rep_html_status(f, str_or(r, "status", "?"), rj_str(r, "reason"));
             fputs("</td></tr>\n", f);
             continue;
         }
-        const char *keys[] = {"peak_s", "peak_ratio", "avg_s", "avg_ratio", "std_s"};
+        const char *keys[] = {"peak_s", "peak_ratio", "avg_s", "avg_ratio", "std_s", "kernel_s", "total_s"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             td_num(f, r, keys[k]);
+        fputs("</tr>\n", f);
+    }
+}
+
+/* The speedup table's last row: seed 004's aggregate over the apps. */
+static void html_aggregate_row(FILE *f, const cJSON *c)
+{
+    char s[3][64], label[64];
+    for (int seed = 0; seed < 2; seed++) {
+        aggregate_text(rj_obj(c, "speedup_geomean"), seed, s, label, sizeof label);
+        fputs("<tr class=\"aggregate\">", f);
+        td(f, label);
+        td(f, "");
+        for (int k = 0; k < 3; k++)
+            td(f, s[k]);
         fputs("</tr>\n", f);
     }
 }
@@ -196,7 +247,8 @@ static void html_column(FILE *f, const cJSON *c)
     fputs(" &mdash; ", f);
     html_puts(f, str_or(c, "variant", "base"));
     fputs("</h3>\n<table><tr><th>app</th><th>row</th><th>peak time (s)</th><th>peak ratio</th>"
-          "<th>avg. time (s)</th><th>avg. ratio</th><th>std. deviation (s)</th></tr>\n", f);
+          "<th>avg. time (s)</th><th>avg. ratio</th><th>std. deviation (s)</th><th>kernel (s)</th>"
+          "<th>total (s)</th></tr>\n", f);
     cJSON_ArrayForEach(app, rj_arr(c, "apps"))
         html_app_rows(f, app);
     fputs("</table>\n<table><tr><th>app</th><th>best OpenCL row</th><th>vs sequential (peak / avg)</th>"
@@ -213,6 +265,7 @@ static void html_column(FILE *f, const cJSON *c)
         }
         fputs("</tr>\n", f);
     }
+    html_aggregate_row(f, c);
     fputs("</table>\n", f);
     cJSON_ArrayForEach(app, rj_arr(c, "omitted")) {
         fputs("<p class=\"small\">omitted: ", f);
@@ -226,7 +279,8 @@ static void html_column(FILE *f, const cJSON *c)
 void clb_suite_html(FILE *f, const cJSON *summary)
 {
     const cJSON *c, *sys = rj_obj(summary, "system");
-    const char *keys[] = {"cpu", "os", "kernel", "compiler", "clbench_git_sha"};
+    const char *keys[] = {"user", "cpu", "cpu_clock", "caches", "memory", "os", "kernel", "compiler",
+                          "compiler_flags", "host_rows_flags", "clbench_git_sha"};
     fputs("<h2>Suite scores</h2>\n<table>", f);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         fputs("<tr><th>", f);

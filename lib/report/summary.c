@@ -1,5 +1,5 @@
 /* Summary cards (headline numbers per device) and plots of every curve. */
-#include "report_cols.h"
+#include "report/report_cols.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -190,17 +190,21 @@ static void metric_cell(FILE *f, const cJSON *dev, const metric *m)
 /* Counts of results by status, so that failures are visible at a glance. */
 static void status_counts(FILE *f, const cJSON *dev)
 {
-    int ok = 0, unsupported = 0, failed = 0;
+    int ok = 0, unsupported = 0, inconclusive = 0, failed = 0;
     const cJSON *r;
     cJSON_ArrayForEach(r, rj_arr(dev, "results")) {
         const char *st = rj_str(r, "status");
         st = st ? st : "";
-        ok += strcmp(st, "ok") == 0;
-        unsupported += strcmp(st, "unsupported") == 0;
-        failed += strcmp(st, "ok") != 0 && strcmp(st, "unsupported") != 0;
+        int is_ok = strcmp(st, "ok") == 0, is_unsup = strcmp(st, "unsupported") == 0;
+        /* inconclusive: measured and verified, but the data cannot answer; not a failure */
+        int is_inc = strcmp(st, "inconclusive") == 0;
+        ok += is_ok;
+        unsupported += is_unsup;
+        inconclusive += is_inc;
+        failed += !is_ok && !is_unsup && !is_inc;
     }
-    fprintf(f, "<tr><th>Results</th><td>%d ok, %d unsupported, <span class=\"%s\">%d failed</span>"
-               "</td></tr>\n", ok, unsupported, failed ? "st st-bad" : "", failed);
+    fprintf(f, "<tr><th>Results</th><td>%d ok, %d unsupported, %d inconclusive, <span class=\"%s\">%d failed</span>"
+               "</td></tr>\n", ok, unsupported, inconclusive, failed ? "st st-bad" : "", failed);
 }
 
 /* The roofline's verdicts at a glance (the section below has the plot). */

@@ -1,6 +1,6 @@
 /* Inline SVG line plots for the HTML report: axes, ticks, labels, legend. No scripts, no
  * external resources: the page must render offline. */
-#include "report.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Experiment for docs/results/launch.md (issue 12): where does the gap between clbench's
+/* Experiment for docs/results/launch.md: where does the gap between clbench's
  * launch.queued_end (~12 us on H100/H200) and clpeak --kernel-latency (~7 us) come from?
  *
  * Each variant launches N times (default 20000, clpeak's count), each launch followed by

@@ -1,4 +1,4 @@
-/* Experiment behind "PoCL here, interleaved pairs" (issue 12) in
+/* Experiment behind "PoCL here, interleaved pairs" in
  * docs/results/memory.md: on a CPU device, stream_simple's float4 kernels (peers/stream_simple.c,
  * the reference), clbench's straightforward kernels as built from lib/bench/memory/memory.cl
  * (simple_write / simple_stream, uint4 / uint16, the driver's local size), and forms without

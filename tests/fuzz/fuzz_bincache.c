@@ -3,7 +3,7 @@
  * program binary. Input: the wanted key up to the first NUL, the file's bytes after it (or the
  * file's own key when the input has no NUL). Any crash, leak or UB is a bug, and so is an
  * accepted file that is not exactly the file clbench would write for that key and binary. */
-#include "binary_cache.h"
+#include "core/binary_cache.h"
 
 #include <stdlib.h>
 #include <string.h>

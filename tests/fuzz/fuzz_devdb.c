@@ -1,4 +1,4 @@
-/* libFuzzer harness: the device database (issue 12) through tests/fuzz/devdb_shim.c, which says
+/* libFuzzer harness: the device database through tests/fuzz/devdb_shim.c, which says
  * what it feeds today and how to retarget it to the JSON database's parser. Any crash, leak, UB
  * or hang is a bug, and so is a row with a missing name or a non-finite figure. */
 #include "devdb_shim.h"

@@ -3,7 +3,7 @@
  * blocking it yields goes into a kernel build. Input: the key on the first line, the cache
  * file's text after it. Any crash, leak, UB or hang is a bug, and so is an accepted blocking
  * that is not a well-formed tile (the kernel builder divides by its sizes). */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <stdlib.h>
 #include <string.h>

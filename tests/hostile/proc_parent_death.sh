@@ -2,13 +2,14 @@
 # A worker never outlives its parent: `clbench run` killed with SIGKILL while its worker hangs
 # (CLBENCH_FAULT=NAME:hang) takes the worker with it (PR_SET_PDEATHSIG), and a worker whose
 # parent is not the process that started it (it died before the worker could bind to it) does
-# not run at all.  usage: proc_parent_death.sh CLBENCH
+# not run at all. The hang comes from the test-only preload library.
+# usage: proc_parent_death.sh CLBENCH PRELOAD(libclb_fault_preload.so)
 set -eu
-clb=$1
+clb=$1 preload=$2
 . "$(dirname "$0")/proc_lib.sh"
 
 for round in 1 2; do
-    env "$tag" CLBENCH_FAULT=launch.roundtrip:hang "$clb" run launch.roundtrip --quick --quiet \
+    env "$tag" LD_PRELOAD="$preload" CLBENCH_FAULT=launch.roundtrip:hang "$clb" run launch.roundtrip --quick --quiet \
         --bench-timeout 120 --json "$tmp/x.json" & parent=$!
     worker=""
     i=0

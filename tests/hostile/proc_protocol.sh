@@ -4,16 +4,17 @@
 # torn line, nothing at all, an endless line. Each costs exactly one row (failed, with a reason
 # that says what happened, control bytes escaped); the other benchmark of the batch, run in a
 # fresh worker, is intact; no worker survives. A line a driver prints on the worker's stdout
-# costs nothing (the protocol has a stream of its own).  usage: proc_protocol.sh CLBENCH
+# costs nothing (the protocol has a stream of its own). The faults come from the test-only
+# preload library.  usage: proc_protocol.sh CLBENCH PRELOAD(libclb_fault_preload.so)
 set -eu
-clb=$1
+clb=$1 preload=$2
 . "$(dirname "$0")/proc_lib.sh"
 victim=launch.start_end
 
 check() { # KIND STATUS REASON_PATTERN [BENCH_TIMEOUT]
     start=$(date +%s)
     rc=0
-    env "$tag" CLBENCH_FAULT=$victim:$1 "$clb" run launch.start_end launch.roundtrip --quick --quiet \
+    env "$tag" LD_PRELOAD="$preload" CLBENCH_FAULT=$victim:$1 "$clb" run launch.start_end launch.roundtrip --quick --quiet \
         --bench-timeout "${4:-30}" --json "$tmp/$1.json" 2>"$tmp/$1.err" || rc=$?
     secs=$(($(date +%s) - start))
     [ "$rc" = 0 ] || { cat "$tmp/$1.err"; fail "$1: exit $rc"; }

@@ -6,7 +6,18 @@
  *          the row shrinks its size and retries, docs/measurement.md)
  *   build  clBuildProgram fails with CL_BUILD_PROGRAM_FAILURE
  *   stall  clFinish and clWaitForEvents never return (a kernel that never ends)
- * Other kinds, and every process that is not a worker, pass through untouched.
+ * and it makes the worker itself fail just before row NAME:
+ *   segv, abort, hang, exit (code 3)   a crash, an abort, a worker that never returns
+ *   lost   with CLBENCH_FAULT_STATE=FILE: the first worker to meet NAME (no FILE yet) reports
+ *          the device lost, as a reset GPU does; later workers run it normally
+ *   garbage, bigline (10 MB of it), foreign (another row's result) before the real result;
+ *   halfline (a torn line, then exit 0), silent (exit 0), flood (bytes without a newline
+ *   until killed), chatter (a line on fd 1, as a driver may print: it must not reach the
+ *   protocol)  (tests/hostile/proc_protocol.sh)
+ * wrong, partial and skip are the product's own (--inject-fault for one row: src/cmd_worker.c).
+ * CLBENCH_SLOWDOWN=F (0 < F < 1) makes the worker's results those of a device slower by F:
+ * rates times F, times divided by F, marked params.artificial_slowdown (the fleet tests of a
+ * slow card, docs/fleet.md). Every process that is not a worker passes through untouched.
  *
  * The product knows nothing of this library. The row running now follows from the worker
  * protocol (docs/cli.md): the worker's command line lists its rows after "--", it writes the
@@ -15,8 +26,12 @@
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <cjson/cJSON.h>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +46,16 @@ static int nrows;
 static int victim = -1;            /* index of NAME in rows; -1: nothing to inject */
 static const char *kind = "";      /* KIND of CLBENCH_FAULT */
 static atomic_int current;         /* the row running now; -1 before the device line */
+static atomic_int fired;           /* a process fault went off */
+static int proto_fd = -1;          /* the protocol stream (the worker's stdout at start) */
+static int is_worker;
+static double slowdown;            /* CLBENCH_SLOWDOWN; 0: none */
+
+static void stall(void)
+{
+    for (;;)
+        pause();
+}
 
 static void *real(const char *name)
 {
@@ -66,15 +91,34 @@ static int read_worker_args(int *emit_device)
     return worker;
 }
 
+static const char *const process_kinds[] = {"segv", "abort", "hang", "exit", "lost", "garbage",
+                                            "bigline", "foreign", "halfline", "silent", "flood",
+                                            "chatter"};
+#define NPROCESS (sizeof process_kinds / sizeof process_kinds[0])
+
+static int is_process_kind(const char *k)
+{
+    for (size_t i = 0; i < NPROCESS; i++)
+        if (strcmp(k, process_kinds[i]) == 0)
+            return 1;
+    return 0;
+}
+
 __attribute__((constructor)) static void preload_init(void)
 {
     static const char *const kinds[] = {"alloc", "alloc_above=", "build", "stall"};
     int emit_device = 0;
+    if (!(is_worker = read_worker_args(&emit_device)))
+        return;
+    const char *sl = getenv("CLBENCH_SLOWDOWN");
+    slowdown = sl ? strtod(sl, NULL) : 0;
     const char *f = getenv("CLBENCH_FAULT");
     const char *colon = f ? strrchr(f, ':') : NULL;
-    if (!colon || !read_worker_args(&emit_device))
+    if (!colon)
         return;
-    int ours = 0;
+    int ours = is_process_kind(colon + 1);
+    if (ours) /* before main: fd 1 is still the protocol (the worker moves it to a fd of its own) */
+        proto_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         ours |= strncmp(colon + 1, kinds[i], strlen(kinds[i])) == 0;
     for (int i = 0; ours && i < nrows && victim < 0; i++)
@@ -103,14 +147,151 @@ static void protocol_line(const char *s)
         }
 }
 
+/* CLBENCH_SLOWDOWN: a result line with a value, scaled; NULL to leave the line as it is. */
+static char *slowed(const char *line)
+{
+    static const char name[] = "{\"name\":\"";
+    if (!(slowdown > 0 && slowdown < 1) || strncmp(line, name, sizeof name - 1) != 0)
+        return NULL;
+    cJSON *j = cJSON_Parse(line);
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
+    const cJSON *better = cJSON_GetObjectItemCaseSensitive(j, "better");
+    cJSON *stats = cJSON_GetObjectItemCaseSensitive(j, "stats");
+    cJSON *params = cJSON_GetObjectItemCaseSensitive(j, "params");
+    if (!cJSON_IsString(st) || (strcmp(st->valuestring, "ok") != 0 && strcmp(st->valuestring, "throttled") != 0) ||
+        !cJSON_IsObject(params)) {
+        cJSON_Delete(j);
+        return NULL;
+    }
+    double k = cJSON_IsString(better) && strcmp(better->valuestring, "higher") == 0 ? slowdown : 1.0 / slowdown;
+    static const char *const keys[] = {"min", "max", "median", "mean", "stddev", "mad"};
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "value"), *x;
+    if (cJSON_IsNumber(v))
+        cJSON_SetNumberValue(v, v->valuedouble * k);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(stats, keys[i])))
+            cJSON_SetNumberValue(v, v->valuedouble * k);
+    cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(stats, "ci95"))
+        if (cJSON_IsNumber(x))
+            cJSON_SetNumberValue(x, x->valuedouble * k);
+    cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(j, "samples"))
+        if (cJSON_IsNumber(x))
+            cJSON_SetNumberValue(x, x->valuedouble * k);
+    cJSON_AddNumberToObject(params, "artificial_slowdown", slowdown);
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    return text;
+}
+
 int fputs(const char *s, FILE *stream)
 {
     int (*f)(const char *, FILE *);
     *(void **)&f = real("fputs");
-    int rc = f(s, stream);
+    char *other = is_worker ? slowed(s) : NULL;
+    int rc = f(other ? other : s, stream);
+    free(other);
     if (victim >= 0)
         protocol_line(s);
     return rc;
+}
+
+static void put(const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(proto_fd, s, n);
+        if (w <= 0)
+            return;
+        s += w, n -= (size_t)w;
+    }
+}
+
+/* The lost fault: the first worker (no CLBENCH_FAULT_STATE file yet) reports the row's device
+ * lost and waits to be killed, as the parent does with a worker whose context is gone. */
+static void device_lost_once(const char *name)
+{
+    const char *state = getenv("CLBENCH_FAULT_STATE");
+    FILE *f = state ? fopen(state, "wx") : NULL;
+    if (!f)
+        return;
+    fclose(f);
+    char line[1024];
+    const char *dot = strchr(name, '.');
+    int n = snprintf(line, sizeof line,
+                     "{\"name\":\"%s\",\"group\":\"%.*s\",\"status\":\"error\",\"reason\":"
+                     "\"injected: clFinish failed [CL_DEVICE_NOT_AVAILABLE]\",\"value\":null,\"unit\":\"\","
+                     "\"stats\":null,\"params\":{},\"samples\":[]}\n",
+                     name, dot ? (int)(dot - name) : (int)strlen(name), name);
+    put(line, (size_t)n);
+    stall();
+}
+
+/* The process faults, once, when row `victim` is about to run. */
+static void process_fault(void)
+{
+    if (proto_fd < 0 || victim < 0 || atomic_load(&current) != victim || atomic_exchange(&fired, 1))
+        return;
+    const char *name = rows[victim];
+    static char block[65536];
+    if (strcmp(kind, "segv") == 0) {
+        signal(SIGSEGV, SIG_DFL); /* the OpenCL runtime may have installed a handler of its own */
+        raise(SIGSEGV);
+    } else if (strcmp(kind, "abort") == 0)
+        abort();
+    else if (strcmp(kind, "hang") == 0)
+        stall();
+    else if (strcmp(kind, "exit") == 0)
+        _exit(3);
+    else if (strcmp(kind, "lost") == 0)
+        device_lost_once(name);
+    else if (strcmp(kind, "garbage") == 0)
+        put("clbench worker says hello \x1b[31m\a\n", strlen("clbench worker says hello \x1b[31m\a\n"));
+    else if (strcmp(kind, "bigline") == 0) {
+        for (size_t i = 0; i < sizeof block; i++)
+            block[i] = "garbage"[i % 7];
+        for (size_t left = 10 * 1000 * 1000; left > 0;) {
+            size_t n = left < 7 * 9000 ? left : 7 * 9000; /* whole "garbage"s, as one stream */
+            put(block, n);
+            left -= n;
+        }
+        put("\n", 1);
+    } else if (strcmp(kind, "foreign") == 0) {
+        const char *l = "{\"name\":\"launch.nothing\",\"group\":\"launch\",\"status\":\"ok\",\"value\":1}\n";
+        put(l, strlen(l));
+    } else if (strcmp(kind, "halfline") == 0) {
+        int n = snprintf(block, sizeof block, "{\"name\":\"%s\",\"group\":\"x\",\"status\":\"ok\",\"val", name);
+        put(block, (size_t)n);
+        _exit(0);
+    } else if (strcmp(kind, "silent") == 0)
+        _exit(0);
+    else if (strcmp(kind, "flood") == 0) {
+        memset(block, 'f', sizeof block);
+        for (;;) {
+            put(block, sizeof block);
+            nanosleep(&(struct timespec){0, 5000000}, NULL);
+        }
+    } else if (strcmp(kind, "chatter") == 0) {
+        printf("a driver's message on stdout\n"); /* fd 1 points at stderr by now */
+        fflush(stdout);
+    }
+}
+
+/* After each protocol line (the worker flushes it) the next row is about to run. */
+int fflush(FILE *stream)
+{
+    int (*f)(FILE *);
+    *(void **)&f = real("fflush");
+    int rc = f(stream);
+    process_fault();
+    return rc;
+}
+
+/* The first row of a worker without a device line: before it opens the device. */
+CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *ids, cl_uint *got)
+{
+    process_fault();
+    cl_int (*f)(cl_uint, cl_platform_id *, cl_uint *);
+    *(void **)&f = real("clGetPlatformIDs");
+    return f(n, ids, got);
 }
 
 static int is_armed(const char *k)
@@ -118,11 +299,6 @@ static int is_armed(const char *k)
     return victim >= 0 && atomic_load(&current) == victim && strcmp(kind, k) == 0;
 }
 
-static void stall(void)
-{
-    for (;;)
-        pause();
-}
 
 CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context ctx, cl_mem_flags flags, size_t size,
                                                void *host, cl_int *err)

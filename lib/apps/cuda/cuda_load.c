@@ -1,7 +1,8 @@
 /* The loader of the CUDA twin module (cuda_twins.h): clbench links no CUDA library; the module
  * is found and opened at run time, so every machine without CUDA runs clbench unchanged and the
  * CUDA rows say why they did not run. */
-#include "cuda_twins.h"
+#include "apps/cuda/cuda_twins.h"
+#include "clbench.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ static void *try_open(const char *path, char *why, size_t len)
 
 static void *open_module(char *why, size_t len)
 {
-    const char *env = getenv("CLBENCH_CUDA_MODULE");
+    const char *env = clb_settings_get()->cuda_module;
     const char *dirs[] = {CLBENCH_CUDA_BUILD_DIR, CLBENCH_CUDA_INSTALL_DIR};
     char exe[4096], path[4200];
     void *h = NULL;

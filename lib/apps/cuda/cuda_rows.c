@@ -3,12 +3,12 @@
  * rows (docs/apps/cuda.md), run through the module libclbench_cuda.so on the NVIDIA device the
  * OpenCL device is. Inputs from the apps' own generators, output through the apps' own
  * validators, timed by cudaEvents around the kernels only. Elsewhere: unsupported, with why. */
-#include "../euler/euler.h"
-#include "../gemm/gemm.h"
-#include "../mcpi/mcpi.h"
-#include "../strmatch/strmatch.h"
-#include "../saxpy/saxpy.h"
-#include "cuda_twins.h"
+#include "apps/euler/euler.h"
+#include "apps/gemm/gemm.h"
+#include "apps/mcpi/mcpi.h"
+#include "apps/strmatch/strmatch.h"
+#include "apps/saxpy/saxpy.h"
+#include "apps/cuda/cuda_twins.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +56,7 @@ static const clbcu_api *twin_api(clb_ctx *c, clb_diag *d)
     const clbcu_api *api = NULL;
     clb_diag_clear(d);
     /* CLBENCH_CUDA_ANY_DEVICE=1: any device, for tests with a host-side module (tests/fake_cuda_twins.c) */
-    const char *any = getenv("CLBENCH_CUDA_ANY_DEVICE");
-    if (!(any && strcmp(any, "1") == 0) &&
+    if (!clb_settings_get()->cuda_any_device &&
         (!clb_contains_nocase(r->platform_name, "NVIDIA") || !(r->type & CL_DEVICE_TYPE_GPU)))
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "CUDA twins run only on NVIDIA GPUs (this is %s on %s)",
                  r->device_name, r->platform_name);
@@ -239,7 +238,7 @@ static clb_error gemm_twin_run(clb_ctx *c, size_t prec, int variant)
 {
     clb_diag *d = &c->diag;
     unsigned reps = clb_reps(c);
-    size_t n = app_size(c, "CLBENCH_GEMM_N", 100, 2000, prec == 4 ? 8192 : 4096);
+    size_t n = app_size(c, clb_settings_get()->gemm_n, 100, 2000, prec == 4 ? 8192 : 4096);
     gm_state s = {.seed = (uint64_t)(clb_now() * 1e9) | 1};
     double *t = malloc((reps > SCREEN_REPS ? reps : SCREEN_REPS) * sizeof *t),
            *x = malloc((reps > SCREEN_REPS ? reps : SCREEN_REPS) * sizeof *x);
@@ -403,7 +402,7 @@ cleanup:
 /* ---- Euler STRING f32 (seed 003): the OpenCL rows' n, steps, initial state, float constants,
  * reference and tolerance (euler_rows.c); ns per component and step, lower is better ---- */
 
-static const eu_row eu_cuda_row = {EU_STRING, 0, EU_CUDA, EU_MULT, 0};
+static const eu_row eu_cuda_row = {EU_STRING, 0, EU_CUDA, EU_MULT, 0, 0, 0};
 
 /* The tiling the module ran, from its note ("honeycomb: dia_blocks W, hs H, m M, period X, D
  * diamonds ..."), so that the row counts the global traffic of the tiles it ran

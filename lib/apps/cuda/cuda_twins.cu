@@ -74,20 +74,8 @@ cleanup:
 
 /* ---- MonteCarloPi of seed 004: the OpenCL row cl_items in CUDA ---- */
 
-/* The seed's getRandom (Fig. 1): 32-bit unsigned state, three LCG steps giving 11 + 10 + 10 bits. */
-__device__ __forceinline__ static unsigned get_random(uint32_t *seed)
-{
-    uint32_t next = *seed;
-    unsigned result;
-    next = next * 1103515245u + 12345u;
-    result = (next >> 16) % 2048u;
-    next = next * 1103515245u + 12345u;
-    result = (result << 10) ^ ((next >> 16) % 1024u);
-    next = next * 1103515245u + 12345u;
-    result = (result << 10) ^ ((next >> 16) % 1024u);
-    *seed = next;
-    return result;
-}
+/* The seed's getRandom and sample i's seed: the one definition (lib/apps/mcpi/mcpi_rng.h). */
+#include "../mcpi/mcpi_rng.h"
 
 /* Sample with seed27 = (uint32_t)(i * 27): seed 1987 ^ seed27; x, y = r / RAND_MAX in float, and
  * (float)RAND_MAX is 2^31, so the division is the exact scaling by 2^-31 (lib/apps/mcpi/mcpi.cl);
@@ -96,9 +84,9 @@ __device__ __forceinline__ static unsigned get_random(uint32_t *seed)
  * the host. */
 __device__ __forceinline__ static unsigned mcpi_inside(uint32_t seed27)
 {
-    uint32_t seed = 1987u ^ seed27;
-    float x = __uint2float_rn(get_random(&seed)) * 0x1p-31f;
-    float y = __uint2float_rn(get_random(&seed)) * 0x1p-31f;
+    uint32_t seed = MCPI_SEED(seed27);
+    float x = __uint2float_rn(mcpi_get_random(&seed)) * 0x1p-31f;
+    float y = __uint2float_rn(mcpi_get_random(&seed)) * 0x1p-31f;
     return __fadd_rn(__fmul_rn(x, x), __fmul_rn(y, y)) <= 0x1.000002p0f;
 }
 

@@ -4,14 +4,15 @@
 #ifndef CLB_APP_EULER_H
 #define CLB_APP_EULER_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 typedef enum { EU_STRING, EU_BRUSS } eu_problem;
 typedef enum {
     EU_SEQ, EU_PTHREADS, EU_LINEAR, EU_COALESCED, EU_VECTOR, EU_DIA_ROW, EU_DIA_COL,
     EU_HONEYCOMB, EU_SWEEP,
     EU_CUDA, /* the CUDA twin (lib/apps/cuda/cuda_rows.c): runs outside OpenCL, validated here */
-    EU_TILE2D /* BRUSS2D only: 2-D overlapped temporal blocking (euler_tile2d.cl) */
+    EU_TILE2D, /* BRUSS2D only: 2-D overlapped temporal blocking (euler_tile2d.cl) */
+    EU_DIA_GLOBAL /* the row diamonds in global memory only (seed 003, 7.3) */
 } eu_kind;
 /* How the number of diamonds grows when one per compute unit does not fit local memory
  * (seed 003, 7.1.1): D = mult*CU, D = CU + add, D = mult*CU - 1. */
@@ -23,8 +24,17 @@ typedef struct eu_row {
     int fp64;
     eu_kind kind;
     eu_strategy strat;
-    int sweep; /* EU_SWEEP: 0 work-group count, 1 work-group size, 2 honeycomb steps, 3 strategies */
+    int sweep; /* EU_SWEEP: 0 work-group count, 1 work-group size, 2 honeycomb steps, 3 strategies,
+                  4 host threads (pthreads, 1 .. cores) */
+    int vec;   /* EU_DIA_ROW: the vectorized problem function (seed 003, 7.3) */
+    int vol;   /* global vectors declared volatile: no cache serves them (seed 003, figure 7.14) */
 } eu_row;
+
+/* Rows that run on the host only (no OpenCL): seq, pthreads and the thread-count sweep. */
+static inline int eu_host_row(const eu_row *r)
+{
+    return r->kind == EU_SEQ || r->kind == EU_PTHREADS || (r->kind == EU_SWEEP && r->sweep == 4);
+}
 
 /* One problem instance (docs/apps/euler.md defines both). */
 typedef struct eu_ode {
@@ -145,6 +155,7 @@ typedef struct eu_state {
     size_t tile2d_points;      /* tiled_2d: most points per work-item (0: the default) */
     eu_geom geom;
     int tiled;       /* the 1-D tiled kinds (diamonds, honeycomb) */
+    int arg_volatile; /* the built kernel's first argument is volatile (1), not (0), unknown (-1) */
     eu_geom2d geom2; /* EU_TILE2D */
 } eu_state;
 
@@ -163,8 +174,14 @@ void eu_cl_release(eu_state *s);
 /* Records the configuration (sizes, geometry) in params. */
 void eu_cl_params(clb_result *res, const eu_state *s);
 
-/* Host side of a row (euler_rows.c): sizes from opts and the environment, the initial state,
- * warm-up + repetitions into x (ns per component and step), the state's release. */
+/* Rows that run on the host CPU; rows whose result is in the OpenCL buffers (the CUDA twin
+ * leaves its own in s->out). */
+static inline int eu_is_host(const eu_row *r) { return eu_host_row(r); }
+static inline int eu_on_cl(const eu_row *r) { return !eu_host_row(r) && r->kind != EU_CUDA; }
+
+/* Host side of a row: sizes from opts and the environment (euler_rows.c); the initial state,
+ * warm-up + repetitions into x (ns per component and step), the check of the last run's output
+ * (corrupted first under fault injection), the state's release (euler_measure.c). */
 void eu_choose_sizes(const clb_ctx *c, eu_state *s);
 clb_error eu_prepare_host(clb_ctx *c, eu_state *s);
 clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned *n);

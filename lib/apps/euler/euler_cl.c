@@ -1,7 +1,7 @@
 /* app.euler OpenCL variants: linear, coalesced, vectorized (one launch per step), the tiled
  * row-wise diamond, column-wise diamond and honeycomb kernels (one launch per row of tiles) and
  * BRUSS2D's 2-D overlapped tiles (one launch per s steps). */
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,7 @@ static const char *kernel_name(eu_kind k)
     case EU_VECTOR: return "eu_vector";
     case EU_DIA_COL: return "eu_tile_col";
     case EU_TILE2D: return "eu_tile2d";
+    case EU_DIA_GLOBAL: return "eu_tile_glob";
     default: return "eu_tile_row";
     }
 }
@@ -86,7 +87,8 @@ clb_error eu_cl_configure(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, 
         eu_geom_plan(&s->geom, s->o.n, bs, s->elem, budget, s->cu, st, 0, hs ? hs : 1, d);
     }
     s->groups = groups ? groups : s->cu * s->tile_groups_per_cu; /* seed: one per compute unit */
-    CLB_CL(d, clSetKernelArg(s->k, 2, s->geom.local_bytes, NULL));
+    /* the global-only diamond takes the same arguments but uses no local memory */
+    CLB_CL(d, clSetKernelArg(s->k, 2, s->row->kind == EU_DIA_GLOBAL ? s->elem : s->geom.local_bytes, NULL));
     const cl_int a[5] = {(cl_int)s->geom.blocks, (cl_int)s->geom.m, (cl_int)s->geom.hs,
                          (cl_int)s->geom.period, (cl_int)s->steps};
     for (cl_uint i = 0; i < 5; i++)
@@ -193,12 +195,19 @@ static clb_error build_1d(clb_ctx *c, eu_state *s, size_t lsize)
     CLB_CL(d, clGetDeviceInfo(clb_device_reference(c->dev)->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                               sizeof dmax, &dmax, NULL));
     s->built_bs = block_size(s, want < dmax ? want : dmax);
-    prefix = program_prefix(s, s->built_bs, "");
+    char extra[96];
+    snprintf(extra, sizeof extra, "#define EU_VEC %d\n%s", s->row->vec,
+             s->row->vol ? "#define GV global volatile\n" : "");
+    prefix = program_prefix(s, s->built_bs, extra);
     if (!prefix)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory (or no embedded euler_ode.cl)");
-    if (clb_build(c, s->tiled ? "euler_tile" : "euler_linear", prefix, NULL, &s->prog) != CLB_OK)
+    /* argument info: params.global_access says what the built kernel declares, not the row */
+    if (clb_build(c, s->tiled ? "euler_tile" : "euler_linear", prefix, "-cl-kernel-arg-info", &s->prog) != CLB_OK)
         goto cleanup;
     CLB_CL(d, s->k = clCreateKernel(s->prog, kernel_name(s->row->kind), CLB_ERRP));
+    cl_kernel_arg_type_qualifier tq = 0;
+    s->arg_volatile = clGetKernelArgInfo(s->k, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL) != CL_SUCCESS ? -1
+                      : (tq & CL_KERNEL_ARG_TYPE_VOLATILE) != 0;
     /* local memory the kernel uses itself, asked before the local argument is set (the
      * query counts local arguments too) */
     cl_ulong fixed = 0;
@@ -217,7 +226,7 @@ clb_error eu_cl_setup(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, size
     size_t bytes = s->o.n * s->elem;
     int t2 = s->row->kind == EU_TILE2D;
     s->q = clb_device_queue(c->dev);
-    s->tiled = s->row->kind >= EU_DIA_ROW && s->row->kind <= EU_HONEYCOMB;
+    s->tiled = (s->row->kind >= EU_DIA_ROW && s->row->kind <= EU_HONEYCOMB) || s->row->kind == EU_DIA_GLOBAL;
     if (device_limits(c, s) != CLB_OK)
         goto cleanup;
     if ((t2 ? tile2d_build(c, s, lsize, hc_steps) : build_1d(c, s, lsize)) != CLB_OK) /* hc_steps: tiled_2d's halo */
@@ -342,6 +351,12 @@ void eu_cl_release(eu_state *s)
 void eu_cl_params(clb_result *res, const eu_state *s)
 {
     clb_param_str(res, "kernel", kernel_name(s->row->kind));
+    clb_param_str(res, "problem_function", s->row->vec || s->row->kind == EU_VECTOR ? "vectorized" : "scalar");
+    if (s->row->kind != EU_TILE2D)
+        clb_param_str(res, "global_access", s->arg_volatile < 0 ? "unknown (no kernel argument info)"
+                                            : s->arg_volatile ? "volatile (no cache reuse)" : "plain");
+    if (s->row->kind == EU_DIA_GLOBAL)
+        clb_param_str(res, "tile_memory", "global only (no local memory)");
     clb_param_num(res, "local_size", (double)s->lsize);
     clb_param_num(res, "work_groups", (double)s->groups);
     if (s->tiled)

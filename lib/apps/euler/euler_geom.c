@@ -1,7 +1,7 @@
 /* app.euler tiling geometry: dia_blocks from local memory with the seed's three strategies,
  * diamond and honeycomb (hexagon) rows, the traffic they cause and a host check of the
  * schedule (docs/apps/euler.md, "Tiling"). */
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* app.euler host side: the two problems, their initial states, the sequential and pthreads
  * Euler in float and double (euler_host_t.h), and the double reference of the whole vector that
  * every variant is validated against. */
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -38,12 +38,12 @@ static void eu_gate_open(eu_gate *g, int go)
 
 #define T double
 #define EU_S(x) x##_f64
-#include "euler_host_t.h"
+#include "apps/euler/euler_host_t.h"
 #undef T
 #undef EU_S
 #define T float
 #define EU_S(x) x##_f32
-#include "euler_host_t.h"
+#include "apps/euler/euler_host_t.h"
 #undef T
 #undef EU_S
 

@@ -1,8 +1,8 @@
 /* app.euler untiled kernels: one launch per time step, y -> yn (seed 003, chapter 5).
- * Preceded by euler_ode.cl and the host's defines. */
+ * Preceded by euler_ode.cl and the host's defines; GV: global, or global volatile (cache bypass). */
 
 /* Linear: each work-item a contiguous range [first, last) (the pthreads partition). */
-kernel void eu_linear(global const T *y, global T *yn)
+kernel void eu_linear(GV const T *y, GV T *yn)
 {
     int gs = (int)get_global_size(0), id = (int)get_global_id(0);
     int per = (NC + gs - 1) / gs, lo = id * per, hi = min(lo + per, NC);
@@ -12,7 +12,7 @@ kernel void eu_linear(global const T *y, global T *yn)
 
 /* Coalesced: 4 consecutive components per work-item, neighbours take neighbours, stride
  * 4 x work-items. */
-kernel void eu_coalesced(global const T *y, global T *yn)
+kernel void eu_coalesced(GV const T *y, GV T *yn)
 {
     int gs = (int)get_global_size(0), id = (int)get_global_id(0);
     for (int i = 4 * id; i < NC; i += 4 * gs) {
@@ -25,7 +25,7 @@ kernel void eu_coalesced(global const T *y, global T *yn)
 
 /* Vectorized problem function over VT, coalesced. */
 #if EU_STRING
-kernel void eu_vector(global const VT *y, global VT *yn)
+kernel void eu_vector(GV const VT *y, GV VT *yn)
 {
     int gs = (int)get_global_size(0), id = (int)get_global_id(0);
     for (int i = id; i < NC / VW; i += gs)
@@ -37,7 +37,7 @@ kernel void eu_vector(global const VT *y, global VT *yn)
  * caches per VT (which bound the one-VT-per-item form by L2 bandwidth on GPUs). Reflection at
  * the top and bottom rows as in eu_f. */
 #define EU_RB 16
-kernel void eu_vector(global const VT *y, global VT *yn)
+kernel void eu_vector(GV const VT *y, GV VT *yn)
 {
     int gs = (int)get_global_size(0), id = (int)get_global_id(0);
     int rs = 2 * GRID / VW, bands = (GRID + EU_RB - 1) / EU_RB;

@@ -1,7 +1,8 @@
 /* app.euler rows: sizes, the measurement loop (host wall clock or the span of a run's
  * launches), validation against the double-precision sequential reference, params, and the
  * registry table. Headline: time per component and step (seed 003, eq. 7.5), in ns. */
-#include "euler.h"
+#include "apps/euler/euler.h"
+#include "apps/app.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -15,30 +16,24 @@ static double tolerance(int fp64, size_t steps)
     return 8.0 * (double)(steps > 16 ? steps : 16) * (fp64 ? DBL_EPSILON : FLT_EPSILON);
 }
 
-static size_t env_size(const char *name, size_t dflt)
+/* A size of clb_settings when given (positive), else the row's default. */
+static size_t given_or(size_t given, size_t dflt)
 {
-    const char *v = getenv(name);
-    char *end = NULL;
-    unsigned long long x = v ? strtoull(v, &end, 10) : 0;
-    return v && end != v && *end == '\0' && x > 0 ? (size_t)x : dflt;
+    return given > 0 ? given : dflt;
 }
 
-static int is_host(eu_kind k) { return k == EU_SEQ || k == EU_PTHREADS; }
-/* Variants whose result is in the OpenCL buffers (the CUDA twin leaves its own in s->out). */
-static int on_cl(eu_kind k) { return !is_host(k) && k != EU_CUDA; }
-
-/* Problem size and steps: --quick tiny, defaults sized for a CPU device, environment for GPUs. */
+/* Problem size and steps: --quick tiny, defaults sized for a CPU device, clb_settings for GPUs. */
 void eu_choose_sizes(const clb_ctx *c, eu_state *s)
 {
     int q = c->opts->quick;
     /* Sizes are halved after an allocation failure (clb_shrink_size). */
     if (s->row->prob == EU_STRING)
         eu_ode_init(&s->o, EU_STRING,
-                    clb_shrink_size(c, env_size("CLBENCH_EULER_N", q ? 16384 : (size_t)1 << 19), 1024));
+                    clb_shrink_size(c, given_or(clb_settings_get()->euler_n, q ? 16384 : (size_t)1 << 19), 1024));
     else
-        eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, env_size("CLBENCH_EULER_GRID", q ? 32 : 256), 16));
-    s->steps = env_size("CLBENCH_EULER_STEPS", q ? 24 : 64);
-    if (is_host(s->row->kind)) { /* about 4e7 updates per run: the time per update is what counts */
+        eu_ode_init(&s->o, EU_BRUSS, clb_shrink_size(c, given_or(clb_settings_get()->euler_grid, q ? 32 : 256), 16));
+    s->steps = given_or(clb_settings_get()->euler_steps, q ? 24 : 64);
+    if (eu_is_host(s->row)) { /* about 4e7 updates per run: the time per update is what counts */
         size_t most = (size_t)4e7 / s->o.n;
         s->steps = s->steps < most ? s->steps : most ? most : 1;
     }
@@ -49,78 +44,15 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
      * 256-item group per SM left the H200's diamonds at 0.42 of the one-step DRAM bound and
      * four put the H100's at 1.56x above it (docs/results/euler.md). */
     int gpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_GPU) != 0;
-    s->tile_groups_per_cu = env_size("CLBENCH_EULER_TILE_GROUPS_PER_CU", gpu ? 4 : 1);
-    s->tile2d_points = env_size("CLBENCH_EULER_TILE2D_POINTS", 0);
+    s->tile_groups_per_cu = given_or(clb_settings_get()->euler_tile_groups_per_cu, gpu ? 4 : 1);
+    s->tile2d_points = given_or(clb_settings_get()->euler_tile2d_points, 0);
     s->tol = tolerance(s->row->fp64, s->steps);
-}
-
-clb_error eu_prepare_host(clb_ctx *c, eu_state *s)
-{
-    double *y = malloc(s->o.n * sizeof *y);
-    s->y0 = malloc(s->o.n * s->elem);
-    s->out = malloc(s->o.n * s->elem);
-    if (!y || !s->y0 || !s->out) {
-        free(y);
-        return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory for n = %zu", s->o.n);
-    }
-    eu_initial(&s->o, y);
-    for (size_t i = 0; i < s->o.n; i++)
-        if (s->row->fp64)
-            ((double *)s->y0)[i] = y[i];
-        else
-            ((float *)s->y0)[i] = (float)y[i];
-    free(y);
-    return CLB_OK;
-}
-
-/* One host run of s->steps steps into s->out. */
-static clb_error host_once(clb_ctx *c, eu_state *s, double *secs)
-{
-    void *tmp = malloc(s->o.n * s->elem);
-    clb_error e = CLB_OK;
-    if (!tmp)
-        return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
-    memcpy(s->out, s->y0, s->o.n * s->elem);
-    double t0 = clb_now();
-    if (s->row->kind == EU_SEQ && s->row->fp64)
-        eu_seq_f64(&s->o, s->out, tmp, s->steps);
-    else if (s->row->kind == EU_SEQ)
-        eu_seq_f32(&s->o, s->out, tmp, s->steps);
-    else if (s->row->fp64)
-        e = eu_pthreads_f64(&s->o, s->out, tmp, s->steps, s->threads);
-    else
-        e = eu_pthreads_f32(&s->o, s->out, tmp, s->steps, s->threads);
-    *secs = clb_now() - t0;
-    free(tmp);
-    return e == CLB_OK ? CLB_OK : clb_diag_set(&c->diag, e, "could not start %u threads", s->threads);
-}
-
-static clb_error run_once(clb_ctx *c, eu_state *s, double *secs)
-{
-    return is_host(s->row->kind) ? host_once(c, s, secs) : eu_cl_once(c, s, secs);
-}
-
-/* Warm-up, then repetitions; x[i]: ns per component and step. */
-clb_error eu_measure(clb_ctx *c, eu_state *s, double *x, unsigned cap, unsigned *n)
-{
-    double secs = 0, per = 1e9 / ((double)s->o.n * (double)s->steps);
-    *n = 0;
-    for (unsigned i = 0; i < c->opts->warmup; i++)
-        if (run_once(c, s, &secs) != CLB_OK)
-            return c->diag.err;
-    double started = clb_now();
-    for (unsigned i = 0; i < cap && clb_more_reps(c, i, started); i++) {
-        if (run_once(c, s, &secs) != CLB_OK)
-            return c->diag.err;
-        x[(*n)++] = secs * per;
-    }
-    return CLB_OK;
 }
 
 clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
 {
     eu_state *s = state;
-    if (on_cl(s->row->kind) && eu_cl_read(c, s) != CLB_OK)
+    if (eu_on_cl(s->row) && eu_cl_read(c, s) != CLB_OK)
         return d->err;
     if (!s->ref || s->ref_steps != s->steps) {
         free(s->ridx);
@@ -138,79 +70,6 @@ clb_error eu_validate(clb_ctx *c, void *state, clb_diag *d)
     return CLB_OK;
 }
 
-/* Validates the last run (corrupting it first under fault injection). */
-clb_error eu_check_output(clb_ctx *c, eu_state *s)
-{
-    if (on_cl(s->row->kind))
-        return clb_validate(c, s, s->g[eu_cl_result(s)], s->o.n * s->elem);
-    clb_fault_apply_host(c, s->out, s->o.n * s->elem);
-    return clb_validate(c, s, NULL, 0);
-}
-
-static const char *kind_name(eu_kind k)
-{
-    static const char *names[] = {"seq", "pthreads", "linear", "coalesced", "vectorized",
-                                  "diamond_row", "diamond_col", "honeycomb", "sweep", "cuda",
-                                  "tiled_2d"};
-    return names[k];
-}
-
-/* Bytes of global memory per component and step: one read and one write of y untiled, the
- * counted tile traffic tiled. */
-static double bytes_per_update(const eu_state *s)
-{
-    if (s->row->kind == EU_TILE2D)
-        return eu_geom2d_traffic(&s->geom2, s->o.grid, s->steps) * (double)s->elem /
-               ((double)s->o.n * (double)s->steps);
-    if (!s->tiled)
-        return 2.0 * (double)s->elem;
-    return eu_geom_traffic(&s->geom, s->steps) * (double)s->elem /
-           ((double)s->o.n * (double)s->steps);
-}
-
-void eu_record(clb_result *res, const eu_state *s, double ns)
-{
-    double bpu = bytes_per_update(s), fpu = eu_flops_per_component(s->o.prob);
-    clb_param_str(res, "problem", s->o.prob == EU_STRING ? "STRING" : "BRUSS2D");
-    clb_param_str(res, "precision", s->row->fp64 ? "f64" : "f32");
-    clb_param_str(res, "variant", kind_name(s->row->kind));
-    clb_param_num(res, "n", (double)s->o.n);
-    if (s->o.grid)
-        clb_param_num(res, "grid", (double)s->o.grid);
-    clb_param_num(res, "access_distance", (double)s->o.dist);
-    clb_param_num(res, "steps", (double)s->steps);
-    clb_param_num(res, "h", s->o.h);
-    clb_param_num(res, "time_per_component_step_ns", ns);
-    clb_param_num(res, "rate_gupdates_per_s", 1.0 / ns);
-    clb_param_num(res, "bytes_per_component_step", bpu);
-    clb_param_num(res, "flops_per_component_step", fpu);
-    clb_param_num(res, "effective_bandwidth_gbs", bpu / ns);
-    clb_param_num(res, "gflops", fpu / ns);
-    /* The roofline's point (docs/roofline.md): one run's counted flops and global bytes; the
-     * working set is the two device arrays of n values. */
-    clb_param_num(res, "flops", fpu * (double)s->o.n * (double)s->steps);
-    clb_param_num(res, "bytes", bpu * (double)s->o.n * (double)s->steps);
-    clb_param_num(res, "working_set_bytes", 2.0 * (double)s->o.n * (double)s->elem);
-    clb_param_num(res, "max_rel_error", s->err);
-    clb_param_num(res, "tolerance", s->tol);
-    clb_param_num(res, "validated_components", (double)s->rcount);
-    if (is_host(s->row->kind)) {
-        clb_param_num(res, "threads", s->row->kind == EU_SEQ ? 1 : s->threads);
-        clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
-    }
-    else if (on_cl(s->row->kind) && s->row->kind != EU_SWEEP) /* a sweep's: its best point */
-        eu_cl_params(res, s);
-}
-
-void eu_state_free(eu_state *s)
-{
-    eu_cl_release(s);
-    free(s->y0);
-    free(s->out);
-    free(s->ridx);
-    free(s->ref);
-}
-
 clb_error eu_run(clb_ctx *c, clb_result *res)
 {
     clb_diag *d = &c->diag;
@@ -226,19 +85,22 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
         eu_sweep(c, &s, res);
         goto cleanup;
     }
-    if (!is_host(s.row->kind) &&
-        eu_cl_setup(c, &s, env_size("CLBENCH_EULER_LOCAL", 0), env_size("CLBENCH_EULER_GROUPS", 0),
+    if (!eu_is_host(s.row) &&
+        eu_cl_setup(c, &s, given_or(clb_settings_get()->euler_local, 0), given_or(clb_settings_get()->euler_groups, 0),
                     s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s)
-                    : s.row->kind == EU_TILE2D  ? env_size("CLBENCH_EULER_TILE2D_STEPS", 0)
+                    : s.row->kind == EU_TILE2D  ? given_or(clb_settings_get()->euler_tile2d_steps, 0)
                                                 : 0) != CLB_OK)
         goto cleanup;
+    double setup_s = c->started > 0 ? clb_now() - c->started : -1; /* sizes, host data, build, upload */
     if (eu_measure(c, &s, x, cap, &n) != CLB_OK || eu_check_output(c, &s) != CLB_OK)
         goto cleanup;
     if (clb_result_set_samples(res, x, n, "ns", 0,
-                               is_host(s.row->kind) ? "wall_clock_monotonic per run"
+                               eu_is_host(s.row) ? "wall_clock_monotonic per run"
                                                     : "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
     eu_record(res, &s, res->value);
+    app_total_time(c, setup_s, res->value * 1e-9 * (double)s.o.n * (double)s.steps,
+                   eu_on_cl(s.row) ? s.g[eu_cl_result(&s)] : NULL, eu_on_cl(s.row) ? s.o.n * s.elem : 0);
 cleanup:
     if (d->err != CLB_OK && s.row->kind != EU_SWEEP) /* the configuration that failed */
         clb_param_num(res, "n", (double)s.o.n);
@@ -247,14 +109,22 @@ cleanup:
     return d->err;
 }
 
-/* The registry (lib/bench/groups.h: CLB_GROUP(euler)); arg: an eu_row. */
-#define EU_ARGS(p, f)                                                                   \
-    {{p, f, EU_SEQ, EU_MULT, 0},      {p, f, EU_PTHREADS, EU_MULT, 0}, {p, f, EU_LINEAR, EU_MULT, 0}, \
-     {p, f, EU_COALESCED, EU_MULT, 0}, {p, f, EU_VECTOR, EU_MULT, 0},  {p, f, EU_DIA_ROW, EU_MULT, 0}, \
-     {p, f, EU_DIA_ROW, EU_ADD, 0},   {p, f, EU_DIA_ROW, EU_KORR, 0},  {p, f, EU_DIA_COL, EU_KORR, 0}, \
-     {p, f, EU_HONEYCOMB, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 0}, {p, f, EU_SWEEP, EU_KORR, 1}, \
-     {p, f, EU_SWEEP, EU_KORR, 2}, {p, f, EU_SWEEP, EU_KORR, 3}, {p, f, EU_TILE2D, EU_MULT, 0}}
-static const eu_row eu_args[2][2][15] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
+/* The registry (lib/core/groups.h: CLB_GROUP(euler)); arg: an eu_row {problem, fp64, kind,
+ * strategy, sweep, vectorized, volatile}. Rows 15-21 are seed 003's remaining variants. */
+#define EU_ARGS(p, f)                                                                                  \
+    {{p, f, EU_SEQ, EU_MULT, 0, 0, 0},       {p, f, EU_PTHREADS, EU_MULT, 0, 0, 0},                      \
+     {p, f, EU_LINEAR, EU_MULT, 0, 0, 0},    {p, f, EU_COALESCED, EU_MULT, 0, 0, 0},                     \
+     {p, f, EU_VECTOR, EU_MULT, 0, 0, 0},    {p, f, EU_DIA_ROW, EU_MULT, 0, 0, 0},                       \
+     {p, f, EU_DIA_ROW, EU_ADD, 0, 0, 0},    {p, f, EU_DIA_ROW, EU_KORR, 0, 0, 0},                       \
+     {p, f, EU_DIA_COL, EU_KORR, 0, 0, 0},   {p, f, EU_HONEYCOMB, EU_KORR, 0, 0, 0},                     \
+     {p, f, EU_SWEEP, EU_KORR, 0, 0, 0},     {p, f, EU_SWEEP, EU_KORR, 1, 0, 0},                         \
+     {p, f, EU_SWEEP, EU_KORR, 2, 0, 0},     {p, f, EU_SWEEP, EU_KORR, 3, 0, 0},                         \
+     {p, f, EU_TILE2D, EU_MULT, 0, 0, 0},    {p, f, EU_DIA_GLOBAL, EU_KORR, 0, 0, 0},                    \
+     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 0},   {p, f, EU_COALESCED, EU_MULT, 0, 0, 1},                     \
+     {p, f, EU_VECTOR, EU_MULT, 0, 0, 1},    {p, f, EU_DIA_ROW, EU_KORR, 0, 0, 1},                       \
+     {p, f, EU_DIA_ROW, EU_KORR, 0, 1, 1},   {p, f, EU_SWEEP, EU_KORR, 4, 0, 0},                         \
+     {p, f, EU_SWEEP, EU_KORR, 5, 0, 0}}
+static const eu_row eu_args[2][2][23] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRING, 1)},
                                          {EU_ARGS(EU_BRUSS, 0), EU_ARGS(EU_BRUSS, 1)}};
 
 #define EU_ROW(p, pn, PD, f, fn, req, v, vn, VD)                                                \
@@ -273,11 +143,20 @@ static const eu_row eu_args[2][2][15] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 9, "honeycomb", "honeycomb tiling, korrStrat"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 10, "sweep_groups", "coalesced and row-diamond time against the work-group count (curves; headline: best point)"), \
     EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 11, "sweep_local", "coalesced and row-diamond time against the work-group size (curves; headline: best point)"), \
-    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)")
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 12, "sweep_honeycomb", "honeycomb time against its step count (curve; headline: best point)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 15, "diamond_global", "row-wise diamonds in global memory only (no local memory), korrStrat"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 16, "diamond_row_vectorized", "row-wise diamond tiling, korrStrat, vectorized problem function"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 17, "coalesced_volatile", "coalesced, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 18, "vectorized_volatile", "vectorized problem function, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 19, "diamond_row_volatile", "row-wise diamond tiling, korrStrat, global vectors volatile (no cache reuse)"), \
+    EU_ROW(p, pn, PD, f, fn, (req) | CLB_REQ_COMPILER, 20, "diamond_row_vectorized_volatile", "row-wise diamonds, korrStrat, vectorized problem function, global vectors volatile"), \
+    EU_ROW(p, pn, PD, f, fn, 0, 21, "sweep_threads", "pthreads time against the thread count 1 .. cores (curve; headline: best point)")
 
 #define EU_STRATEGY_SWEEP(f, fn, req)                                                           \
     EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 13,    \
-           "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)")
+           "sweep_strategies", "multStrat/addStrat/korrStrat row diamonds against n around the local-memory limit (curves; headline: best point)"), \
+    EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 22,    \
+           "sweep_n", "linear (coalesced), row diamonds and honeycomb against n = 1/16 .. 2 x the row's n (curves; headline: best point)")
 
 #define EU_TILE2D_ROW(f, fn, req)                                                               \
     EU_ROW(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", f, fn, (req) | CLB_REQ_COMPILER, 14,   \

@@ -1,8 +1,9 @@
 /* app.euler.<problem>.<prec>.sweep_*: the seed's parameter sweeps as curves (seed 003, figures
  * 5.4/5.5 and 7.9/7.10: work-group size and count for the linear and diamond versions; 9.3/9.4:
- * the honeycomb's step count; 7.4: the diamond strategies against n, STRING only). Every point is measured and validated like a row; the headline
+ * the honeycomb's step count; 7.4: the diamond strategies against n, STRING only; 4.1: the
+ * pthreads version against its thread count, on the host). Every point is measured and validated like a row; the headline
  * is the best point, with its samples. */
-#include "euler.h"
+#include "apps/euler/euler.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,25 +15,20 @@ typedef struct best {
     unsigned n;
     const char *variant;
     size_t lsize, groups, hs;
+    unsigned threads; /* sweep_threads */
 } best;
 
 static cJSON *new_curve(cJSON *curves, const char *x_name, const char *label)
 {
-    cJSON *cv = cJSON_CreateObject();
-    cJSON_AddStringToObject(cv, "x_name", x_name);
-    cJSON_AddStringToObject(cv, "x_unit", "");
-    cJSON_AddStringToObject(cv, "y_name", "time per component and step");
-    cJSON_AddStringToObject(cv, "y_unit", "ns");
-    cJSON_AddBoolToObject(cv, "x_log", 1);
-    cJSON_AddStringToObject(cv, "label", label);
+    cJSON *cv = clb_curve_new(x_name, "", "time per component and step", "ns", 1, label);
     cJSON_AddItemToArray(curves, cv);
-    return cJSON_AddArrayToObject(cv, "points");
+    return clb_curve_points(cv);
 }
 
 /* A state for one variant that borrows the parent's initial state and reference. */
 static clb_error open_variant(clb_ctx *c, const eu_state *p, eu_row *row, eu_kind kind, eu_state *s)
 {
-    *row = (eu_row){p->row->prob, p->row->fp64, kind, EU_KORR, 0};
+    *row = (eu_row){p->row->prob, p->row->fp64, kind, EU_KORR, 0, 0, 0};
     memset(s, 0, sizeof *s);
     s->row = row;
     s->o = p->o;
@@ -75,16 +71,13 @@ static clb_error point(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, siz
         return c->diag.err;
     if (clb_stats_compute(v, n, &st) != CLB_OK)
         return clb_diag_set(&c->diag, CLB_ERR_INVALID_TIMING, "samples are not finite");
-    cJSON *pt = cJSON_CreateArray();
-    cJSON_AddItemToArray(pt, cJSON_CreateNumber(x));
-    cJSON_AddItemToArray(pt, cJSON_CreateNumber(st.median));
-    cJSON_AddItemToArray(points, pt);
+    clb_curve_push(points, x, st.median);
     *err = s->err > *err ? s->err : *err;
     if (st.median < b->ns) {
         static const char *dia[3] = {"diamond_row_mult", "diamond_row_add", "diamond_row_korr"};
         *b = (best){st.median, {0}, n, s->row->kind == EU_COALESCED ? "coalesced"
                                        : s->row->kind == EU_HONEYCOMB ? "honeycomb" : dia[s->row->strat],
-                    s->lsize, s->groups, s->tiled ? s->geom.hs : 0};
+                    s->lsize, s->groups, s->tiled ? s->geom.hs : 0, 0};
         memcpy(b->x, v, n * sizeof *v);
     }
     return CLB_OK;
@@ -290,7 +283,7 @@ static clb_error sweep_strategies(clb_ctx *c, eu_state *p, cJSON *curves, best *
     for (int k = 0; k < 3; k++)
         pts[k] = new_curve(curves, "n (components)", label[k]);
     for (size_t i = 0; e == CLB_OK && i < sizeof f / sizeof f[0]; i++) {
-        eu_row row = {EU_STRING, p->row->fp64, EU_DIA_ROW, EU_MULT, 0};
+        eu_row row = {EU_STRING, p->row->fp64, EU_DIA_ROW, EU_MULT, 0, 0, 0};
         eu_state s = {.row = &row, .steps = p->steps, .elem = p->elem, .threads = p->threads,
                       .tol = p->tol, .tile_groups_per_cu = p->tile_groups_per_cu};
         eu_ode_init(&s.o, EU_STRING, (size_t)(f[i] * n1) > 64 ? (size_t)(f[i] * n1) : 64);
@@ -306,6 +299,91 @@ static clb_error sweep_strategies(clb_ctx *c, eu_state *p, cJSON *curves, best *
     return e;
 }
 
+/* The thread counts swept: every count up to 16, then doubling, and the cores themselves. */
+static unsigned next_threads(unsigned t, unsigned cores)
+{
+    if (t < 16 || t == cores)
+        return t + 1;
+    return t * 2 < cores ? t * 2 : cores;
+}
+
+/* Threads 1 .. cores: the pthreads code on the host, each count measured and validated like
+ * the pthreads row (params: the one-thread time, the cores, the speedup of the best count). */
+static clb_error sweep_threads(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    cJSON *pts = new_curve(curves, "threads", "pthreads");
+    unsigned cores = p->threads, cap = clb_reps(c) < SWEEP_REPS ? clb_reps(c) : SWEEP_REPS;
+    double one = 0;
+    clb_error e = CLB_OK;
+    for (unsigned t = 1; e == CLB_OK && t <= cores; t = next_threads(t, cores)) {
+        double v[SWEEP_REPS];
+        unsigned n = 0;
+        clb_stats st;
+        p->threads = t;
+        if ((e = eu_measure(c, p, v, cap, &n)) != CLB_OK || (e = eu_check_output(c, p)) != CLB_OK)
+            break;
+        if (clb_stats_compute(v, n, &st) != CLB_OK)
+            e = clb_diag_set(&c->diag, CLB_ERR_INVALID_TIMING, "samples are not finite");
+        else {
+            cJSON *pt = cJSON_CreateArray();
+            cJSON_AddItemToArray(pt, cJSON_CreateNumber(t));
+            cJSON_AddItemToArray(pt, cJSON_CreateNumber(st.median));
+            cJSON_AddItemToArray(pts, pt);
+            one = t == 1 ? st.median : one;
+            if (st.median < b->ns) {
+                *b = (best){st.median, {0}, n, "pthreads", 0, 0, 0, t};
+                memcpy(b->x, v, n * sizeof *v);
+            }
+        }
+    }
+    clb_param_num(c->res, "host_cores", cores);
+    if (e == CLB_OK && one > 0 && b->n) {
+        clb_param_num(c->res, "one_thread_ns", one);
+        clb_param_num(c->res, "speedup_best_over_one_thread", one / b->ns);
+    }
+    p->threads = b->threads ? b->threads : cores;
+    return e;
+}
+
+/* Seed 003's strategy comparison (figures 9.5-9.8, STRING): the linear version (coalesced, seed
+ * 5.2), the korrStrat row diamonds and the honeycomb against n = 1/16 .. 2 x the row's n. Per
+ * size one host state and reference, shared by the three variants; a variant the size does not
+ * fit (too few blocks for a diamond) leaves its point out. */
+static clb_error sweep_n(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
+{
+    static const eu_kind kinds[3] = {EU_COALESCED, EU_DIA_ROW, EU_HONEYCOMB};
+    static const char *label[3] = {"linear (coalesced, seed 5.2)", "diamond_row_korr", "honeycomb"};
+    const double f[] = {1.0 / 16, 1.0 / 8, 0.25, 0.5, 1, 2};
+    cJSON *pts[3];
+    clb_error e = CLB_OK;
+    for (int k = 0; k < 3; k++)
+        pts[k] = new_curve(curves, "n (components)", label[k]);
+    for (size_t i = 0; e == CLB_OK && i < sizeof f / sizeof f[0]; i++) {
+        eu_state ps = {.row = p->row, .steps = p->steps, .elem = p->elem, .threads = p->threads,
+                       .tol = p->tol, .tile_groups_per_cu = p->tile_groups_per_cu};
+        size_t n = (size_t)(f[i] * (double)p->o.n);
+        eu_ode_init(&ps.o, EU_STRING, n > 64 ? n : 64);
+        ps.ref_steps = ps.steps;
+        e = eu_prepare_host(c, &ps);
+        if (e == CLB_OK && eu_reference(&ps.o, ps.steps, ps.threads, &ps.ridx, &ps.ref, &ps.rcount) != CLB_OK)
+            e = clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory for the reference");
+        for (int k = 0; e == CLB_OK && k < 3; k++) {
+            eu_row row;
+            eu_state s;
+            e = open_variant(c, &ps, &row, kinds[k], &s);
+            if (e == CLB_OK)
+                e = point(c, &s, 0, 0, 0, (double)ps.o.n, pts[k], b, &p->err);
+            close_variant(&s);
+            if (e == CLB_ERR_UNSUPPORTED) { /* this size does not fit the variant: no point */
+                clb_diag_clear(&c->diag);
+                e = CLB_OK;
+            }
+        }
+        eu_state_free(&ps);
+    }
+    return e;
+}
+
 clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
 {
     clb_diag *d = &c->diag;
@@ -313,7 +391,8 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
     cJSON *curves = cJSON_CreateArray();
     if (!curves)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    if (device_cu(c, s) != CLB_OK)
+    int host = s->row->sweep == 4;
+    if (!host && device_cu(c, s) != CLB_OK)
         goto cleanup;
     s->ref_steps = s->steps;
     if (eu_reference(&s->o, s->steps, s->threads, &s->ridx, &s->ref, &s->rcount) != CLB_OK)
@@ -321,21 +400,28 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
     clb_error e = s->row->sweep == 0   ? sweep_groups(c, s, curves, &b)
                   : s->row->sweep == 1 ? sweep_local(c, s, curves, &b)
                   : s->row->sweep == 2 ? sweep_honeycomb(c, s, curves, &b)
-                                       : sweep_strategies(c, s, curves, &b);
+                  : s->row->sweep == 3 ? sweep_strategies(c, s, curves, &b)
+                  : s->row->sweep == 5 ? sweep_n(c, s, curves, &b)
+                                       : sweep_threads(c, s, curves, &b);
     if (e != CLB_OK)
         goto cleanup;
     if (!b.n)
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "no configuration of the sweep ran on this device");
     if (clb_result_set_samples(res, b.x, b.n, "ns", 0,
-                               "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
+                               host ? "wall_clock_monotonic per run"
+                                    : "cl_event_profiling first START->last END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
     eu_record(res, s, res->value);
     cJSON_DeleteItemFromObject(res->params, "bytes_per_component_step"); /* depend on the point */
     cJSON_DeleteItemFromObject(res->params, "effective_bandwidth_gbs");
     cJSON_DeleteItemFromObject(res->params, "bytes"); /* no roofline point: bytes depend on the point */
     clb_param_str(res, "best_variant", b.variant);
-    clb_param_num(res, "best_local_size", (double)b.lsize);
-    clb_param_num(res, "best_work_groups", (double)b.groups);
+    if (host)
+        clb_param_num(res, "best_threads", b.threads);
+    else {
+        clb_param_num(res, "best_local_size", (double)b.lsize);
+        clb_param_num(res, "best_work_groups", (double)b.groups);
+    }
     if (b.hs)
         clb_param_num(res, "best_tile_steps", (double)b.hs);
     cJSON_AddItemToObject(res->params, "curves", curves);

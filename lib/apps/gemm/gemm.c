@@ -1,13 +1,10 @@
 /* app.sgemm.* and app.dgemm.*: C = A B for square n x n matrices, as a ladder of rows: the
  * sequential host reference, all host cores with pthreads, the OpenCL rungs of seeds 001 and
  * 002, the blocked rungs beyond them, the tuned rung and CLBlast (docs/apps/gemm.md). */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define LADDER_ENV "CLBENCH_GEMM_LADDER_N"
-#define SIZE_ENV "CLBENCH_GEMM_N"
 
 static uint64_t fresh_seed(void)
 {
@@ -20,8 +17,8 @@ static uint64_t fresh_seed(void)
 static size_t gemm_n(const clb_ctx *c, const gemm_arg *a)
 {
     if (!a->rung || a->rung->seed_ladder)
-        return app_size(c, LADDER_ENV, 100, a->prec == 4 ? 2000 : 1000, 2000);
-    return app_size(c, SIZE_ENV, 100, 2000, a->prec == 4 ? 8192 : 4096);
+        return app_size(c, clb_settings_get()->gemm_ladder_n, 100, a->prec == 4 ? 2000 : 1000, 2000);
+    return app_size(c, clb_settings_get()->gemm_n, 100, 2000, a->prec == 4 ? 8192 : 4096);
 }
 
 static void common_params(clb_ctx *c, const gemm_arg *a, size_t n, const char *variant)

@@ -2,7 +2,7 @@
 #ifndef CLB_APP_GEMM_H
 #define CLB_APP_GEMM_H
 
-#include "../app.h"
+#include "apps/app.h"
 
 /* Row-major n x n matrices of float (prec 4) or double (prec 8). */
 typedef struct gemm_mats {

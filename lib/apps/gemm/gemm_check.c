@@ -1,5 +1,5 @@
 /* Validation of a GEMM result against A B computed in double (docs/apps/gemm.md). */
-#include "gemm.h"
+#include "apps/gemm/gemm.h"
 
 #include <float.h>
 #include <math.h>

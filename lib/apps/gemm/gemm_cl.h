@@ -3,7 +3,7 @@
 #ifndef CLB_APP_GEMM_CL_H
 #define CLB_APP_GEMM_CL_H
 
-#include "gemm.h"
+#include "apps/gemm/gemm.h"
 
 typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK, RK_VEC } rung_kind;
 

@@ -3,7 +3,7 @@
  * links nor needs it; without it the row is unsupported with the reason.
  * app.*gemm.clblast_tuned: the same call after CLBlastOverrideParameters with the parameters
  * CLBlast's own tuner (clblast_tuner_xgemm) found for this device (docs/apps/gemm.md). */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -179,12 +179,12 @@ static void consider(const char *path, size_t prec, const char *device, blast_tu
     free(text);
 }
 
-/* The tuning for this device and precision: the files CLBENCH_CLBLAST_TUNING names (separated
- * by ':'), else the tuner's output files in the current directory. Unsupported with the reason
+/* The tuning for this device and precision: the files clb_settings.clblast_tuning names
+ * (separated by ':'), else the tuner's output files in the current directory. Unsupported with the reason
  * when none fits. */
 static clb_error find_tuning(clb_ctx *c, size_t prec, blast_tuning *t, clb_diag *d)
 {
-    const char *env = getenv("CLBENCH_CLBLAST_TUNING"), *device = clb_device_reference(c->dev)->device_name;
+    const char *env = clb_settings_get()->clblast_tuning, *device = clb_device_reference(c->dev)->device_name;
     char list[4096], notes[2048] = "", *save = NULL;
     static const char *const fams[] = {"1", "2", "11", "12"};
     t->count = 0;
@@ -243,7 +243,7 @@ static clb_error blast_run(clb_ctx *c, clb_result *res, int tuned)
 {
     const gemm_arg *a = c->bench->arg;
     blast_state s = {.q = clb_device_queue(c->dev), .seed = (uint64_t)(clb_now() * 1e9) | 1};
-    size_t n = app_size(c, "CLBENCH_GEMM_N", 100, 2000, a->prec == 4 ? 8192 : 4096);
+    size_t n = app_size(c, clb_settings_get()->gemm_n, 100, 2000, a->prec == 4 ? 8192 : 4096);
     clb_diag *d = &c->diag;
     clb_diag_clear(d);
     void *lib = dlopen("libclblast.so.1", RTLD_NOW | RTLD_LOCAL);

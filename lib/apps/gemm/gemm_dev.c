@@ -1,6 +1,6 @@
 /* One OpenCL rung of the GEMM ladder on the device: padded buffers, the build with the
  * rung's macros, the launch geometry, a timed launch and the check of its output. */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <stdlib.h>
 #include <string.h>

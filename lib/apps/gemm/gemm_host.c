@@ -2,7 +2,7 @@
  * Built with -O3 -march=CLBENCH_HOST_ARCH (CMakeLists.txt). i-k-j order over blocks of k and
  * j, so the inner loop streams a row of B and of C that the compiler vectorizes and a block
  * of B stays in the L2 cache while the rows of A pass over it. */
-#include "gemm.h"
+#include "apps/gemm/gemm.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * and checked, through the tuning service (lib/core/tune.c); the fastest valid one is cached
  * per device, driver, precision and size class in the service's cache
  * $XDG_CACHE_HOME/clbench/tune.json (~/.cache when unset); --retune searches again. */
-#include "gemm_cl.h"
+#include "apps/gemm/gemm_cl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -219,8 +219,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
-    const char *fam = getenv("CLBENCH_TUNE_FAMILY");
-    tune_state t = {c, r, &m, 1, prec, 0, 0, cpu, fam && *fam ? strtol(fam, NULL, 10) : -1};
+    tune_state t = {c, r, &m, 1, prec, 0, 0, cpu, clb_settings_get()->tune_family};
     cl_device_id dev = clb_device_reference(c->dev)->device;
     int index[NCAND];
     for (int i = 0; i < NCAND; i++)
@@ -230,9 +229,8 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     clb_tune_opts o;
     clb_tune_run run = {0};
     size_t valid = 0;
-    const char *budget = getenv("CLBENCH_TUNE_BUDGET");
     clb_tune_opts_default(&o);
-    o.budget_s = budget ? atof(budget) : 0; /* the 51 candidates are searched whole */
+    o.budget_s = clb_settings_get()->tune_budget_s; /* 0: the 51 candidates are searched whole */
     o.max_evals = c->opts->quick ? 3 : 0;
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */

@@ -3,7 +3,7 @@
  * three OpenCL kernels (one sample per work-item with a global atomic each; summed in local
  * memory; several samples per work-item). Every run's count must equal the reference count
  * exactly. Headline: Gsamples/s (docs/apps/mcpi.md). */
-#include "mcpi.h"
+#include "apps/mcpi/mcpi.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ typedef struct mcpi_state {
 
 uint64_t mcpi_samples(const clb_ctx *c)
 {
-    return app_size(c, "CLBENCH_MCPI_N", (size_t)1 << 16, (size_t)1 << 26, (size_t)1 << 30);
+    return app_size(c, clb_settings_get()->mcpi_n, (size_t)1 << 16, (size_t)1 << 26, (size_t)1 << 30);
 }
 
 double mcpi_pi(uint64_t n, uint64_t inside)

@@ -4,25 +4,13 @@
 #ifndef CLB_APP_MCPI_H
 #define CLB_APP_MCPI_H
 
-#include "../app.h"
+#include "apps/app.h"
 
 /* glibc's RAND_MAX, the platform of the seed; getRandom returns 11 + 10 + 10 bits, [0, 2^31). */
 #define MCPI_RAND_MAX 2147483647u
 
-/* The seed's getRandom (Fig. 1) with `next` pinned to 32 bits: the bits it extracts (16..26)
- * lie below bit 32, so an `unsigned long` next (64 bits) gives the same values. */
-static inline uint32_t mcpi_get_random(uint32_t *seed)
-{
-    uint32_t next = *seed, result;
-    next = next * 1103515245u + 12345u;
-    result = (next >> 16) % 2048u;
-    next = next * 1103515245u + 12345u;
-    result = (result << 10) ^ ((next >> 16) % 1024u);
-    next = next * 1103515245u + 12345u;
-    result = (result << 10) ^ ((next >> 16) % 1024u);
-    *seed = next;
-    return result;
-}
+/* The seed's getRandom and sample i's seed: the one definition (mcpi_rng.h). */
+#include "apps/mcpi/mcpi_rng.h"
 
 /* sqrt(s) <= 1 with a correctly rounded sqrt holds exactly for s <= 1 + 2^-23 (the float after
  * 1.0; its root rounds down to 1): the comparison without a square root. */
@@ -37,7 +25,7 @@ static inline uint32_t mcpi_get_random(uint32_t *seed)
  * has more than 2 x 24 + 2 bits) and leaves a compiler nothing to contract. */
 static inline unsigned mcpi_inside(uint64_t i)
 {
-    uint32_t seed = 1987u ^ (uint32_t)(i * 27u);
+    uint32_t seed = MCPI_SEED((uint32_t)(i * 27u));
     float x = (float)mcpi_get_random(&seed) / (float)MCPI_RAND_MAX;
     float y = (float)mcpi_get_random(&seed) / (float)MCPI_RAND_MAX;
     float xx = (float)((double)x * x), yy = (float)((double)y * y);

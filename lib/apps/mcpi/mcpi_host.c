@@ -1,7 +1,7 @@
 /* MonteCarloPi on the host: the seed's sequential loop and one slice per thread. Built with
  * -O3 -march=CLBENCH_HOST_ARCH (CMakeLists.txt); integer arithmetic only, so the count is
  * the same whatever the compiler vectorizes. */
-#include "mcpi.h"
+#include "apps/mcpi/mcpi.h"
 
 #include <stdlib.h>
 

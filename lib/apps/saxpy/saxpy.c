@@ -3,7 +3,7 @@
  * OpenCL kernel one element and four elements per work-item. Headline: GB/s (12 bytes per
  * element: x and y read, y written, as STREAM counts the triad) at the largest size; the
  * sweep is params.curve (docs/apps/saxpy.md). */
-#include "saxpy.h"
+#include "apps/saxpy/saxpy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -142,8 +142,7 @@ static clb_error sizes(const saxpy_state *s, size_t *n, size_t *count, clb_diag 
         top *= 4;
     if (s->c->opts->quick)
         top = (size_t)1 << 19;
-    const char *env = getenv("CLBENCH_SAXPY_N"); /* a fixed headline size (clbench suite) */
-    unsigned long long fixed = env ? strtoull(env, NULL, 10) : 0;
+    size_t fixed = clb_settings_get()->saxpy_n; /* a fixed headline size (clbench suite) */
     if (fixed >= 16 && fixed % 16 == 0 && fixed * 4 * sizeof(float) <= max_alloc)
         top = (size_t)fixed;
     top = clb_shrink_size(s->c, top, (size_t)1 << 15); /* halved after an allocation failure */
@@ -208,7 +207,7 @@ static clb_error point(saxpy_state *s, size_t n, double *x, unsigned cap, unsign
             return d->err;
     *nx = 0;
     started = clb_now();
-    while (*nx < cap && !(*nx >= 3 && clb_now() - started > APP_REP_BUDGET_S)) {
+    while (app_more_reps(s->c, *nx, cap, started)) {
         if (once(s, &sec, d) != CLB_OK)
             return d->err;
         if (!(sec > 0))
@@ -220,19 +219,7 @@ static clb_error point(saxpy_state *s, size_t n, double *x, unsigned cap, unsign
 
 cJSON *saxpy_curve(const double *xs, const double *ys, size_t k)
 {
-    cJSON *o = cJSON_CreateObject(), *pts = cJSON_AddArrayToObject(o, "points");
-    cJSON_AddStringToObject(o, "x_name", "working set (x and y)");
-    cJSON_AddStringToObject(o, "x_unit", "bytes");
-    cJSON_AddStringToObject(o, "y_name", "saxpy bandwidth");
-    cJSON_AddStringToObject(o, "y_unit", "GB/s");
-    cJSON_AddBoolToObject(o, "x_log", 1);
-    for (size_t i = 0; i < k; i++) {
-        cJSON *p = cJSON_CreateArray();
-        cJSON_AddItemToArray(p, clb_json_number(NULL, NULL, xs[i]));
-        cJSON_AddItemToArray(p, clb_json_number(NULL, NULL, ys[i]));
-        cJSON_AddItemToArray(pts, p);
-    }
-    return o;
+    return clb_curve("working set (x and y)", "bytes", "saxpy bandwidth", "GB/s", 1, NULL, xs, ys, k);
 }
 
 /* Every size: measured, then checked (the last size through clb_validate, which applies
@@ -287,12 +274,16 @@ static clb_error saxpy_run(clb_ctx *c, clb_result *res)
     else
         clb_param_str(res, "runs_on", "host CPU (not the OpenCL device)");
     clb_param_num(res, "bytes_per_element", 12);
+    double setup_s = c->started > 0 ? clb_now() - c->started : -1; /* host data, build, upload */
     if (sweep(&s, n, k, samples, cap, &ns) != CLB_OK)
         goto cleanup;
     if (clb_result_set_samples(res, samples, ns, "GB/s", 1,
                                s.kind >= S_CL ? "cl_event_profiling START->END, wall-clock checked"
                                               : "wall_clock_monotonic, passes of >= 8 M elements") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    /* the total of the headline (largest) size: one pass of 12 n bytes at the median */
+    app_total_time(c, setup_s, 12.0 * (double)n[k - 1] / (res->value * 1e9), s.yb,
+                   s.yb ? n[k - 1] * sizeof(float) : 0);
 cleanup:
     clb_release_mem(s.xb);
     clb_release_mem(s.yb);

@@ -1,6 +1,6 @@
 /* SAXPY on the host, one thread or one slice per thread: the reference rows. Built with -O3
  * -march=CLBENCH_HOST_ARCH (CMakeLists.txt) so the loop is vectorized. */
-#include "saxpy.h"
+#include "apps/saxpy/saxpy.h"
 
 #include <stdlib.h>
 

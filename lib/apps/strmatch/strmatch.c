@@ -4,7 +4,7 @@
  * work-item; text tile and pattern in local memory; strided positions per work-item with an
  * early exit). Every run's positions must equal the sequential ones. Headline: GB/s of text
  * scanned, text bytes x patterns / time (docs/apps/strmatch.md). */
-#include "strmatch.h"
+#include "apps/strmatch/strmatch.h"
 
 #include <stdlib.h>
 #include <string.h>

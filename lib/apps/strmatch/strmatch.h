@@ -4,7 +4,7 @@
 #ifndef CLB_APP_STRMATCH_H
 #define CLB_APP_STRMATCH_H
 
-#include "../app.h"
+#include "apps/app.h"
 
 #define STRMATCH_PAT_LEN 1000 /* the seed's pattern length */
 #define STRMATCH_NPAT 5       /* the seed's four patterns, planted, plus one that is absent */

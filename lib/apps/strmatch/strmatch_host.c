@@ -1,6 +1,6 @@
 /* StringMatch on the host: the seed's naive search, one thread or one slice of start
  * positions per thread. Built with -O3 -march=CLBENCH_HOST_ARCH (CMakeLists.txt). */
-#include "strmatch.h"
+#include "apps/strmatch/strmatch.h"
 
 #include <stdlib.h>
 

@@ -1,13 +1,13 @@
 /* StringMatch inputs: a text over a four-letter alphabet from a seeded generator, patterns
  * planted at documented places, and the check of a run's positions against the reference. */
-#include "strmatch.h"
+#include "apps/strmatch/strmatch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 size_t strmatch_bytes(const clb_ctx *c)
 {
-    return app_size(c, "CLBENCH_STRMATCH_BYTES", (size_t)1 << 20, 10000000, 10000000);
+    return app_size(c, clb_settings_get()->strmatch_bytes, (size_t)1 << 20, 10000000, 10000000);
 }
 
 /* Uniform letters of the alphabet, 2 bits each (32 per draw). */

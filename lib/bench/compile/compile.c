@@ -3,7 +3,7 @@
  * cache can answer it; the last build's kernel runs and is checked against the host.
  * compile.binary_cold / compile.binary_cached (seed 001, saving and loading program binaries)
  * time the same new source through clbench's binary cache: built and stored, then loaded. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +225,7 @@ clb_error clb_compile_validate(clb_ctx *c, void *state, clb_diag *d)
     return CLB_OK;
 }
 
-/* The compile group's registry rows (listed in lib/bench/groups.h). */
+/* The compile group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_compile_rows[] = {
     {"compile.short", "compile", "build time of a minimal program, unique source per build (ms)",
      CLB_REQ_COMPILER, clb_compile_run, clb_compile_validate, "compile_short"},

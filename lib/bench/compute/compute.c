@@ -8,10 +8,10 @@
  * screened configurations get the full measurement (clb_measure: calibration, warm-up,
  * repetitions, validation) and the faster one is the result. --quick screens (width,
  * chains) = (1,1), (1,8), (native,8) with one shape and measures the best one. */
-#include "internal.h"
+#include "core/internal.h"
 
-#include "compute_model.h"
-#include "devdb.h"
+#include "bench/compute/compute_model.h"
+#include "device/devdb.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -434,7 +434,7 @@ static void record_config(clb_result *res, const cstate *s)
     clb_param_str(res, "build_options", build_options(s));
 }
 
-/* Theoretical peak; the runner's physical-limit guard (lib/device/limits.c) checks the value against
+/* Theoretical peak; the runner's physical-limit guard (lib/judge/limits.c) checks the value against
  * it and adds params.limit and params.efficiency. */
 static clb_error check_peak(cstate *s, clb_result *res)
 {
@@ -447,10 +447,10 @@ static clb_error check_peak(cstate *s, clb_result *res)
     return CLB_OK;
 }
 
-/* "% of native peak" for CPU devices when CLBENCH_NATIVE_PEAK names tools/native_peak's JSON. */
+/* "% of native peak" for CPU devices when clb_settings.native_peak names tools/native_peak's JSON. */
 static void native_ratio(cstate *s, clb_result *res)
 {
-    const char *path = getenv("CLBENCH_NATIVE_PEAK");
+    const char *path = clb_settings_get()->native_peak;
     const char *key = s->row.type == CM_FP32 ? "fp32_gflops" : s->row.type == CM_FP64 ? "fp64_gflops" : NULL;
     if (!path || !key || !(clb_device_reference(s->c->dev)->type & CL_DEVICE_TYPE_CPU))
         return;
@@ -528,28 +528,14 @@ static clb_error adopt(clb_result *res, clb_result *tmp)
     return e;
 }
 
-/* With CLBENCH_DUMP_DIR set, writes the program binary of a measured configuration there
+/* With clb_settings.dump_dir set, writes the program binary of a measured configuration there
  * (NVIDIA: PTX; PoCL: its bitcode), the evidence of what the compiler made of the kernel. */
 static void dump_binary(const cstate *s, const cm_config *cfg)
 {
-    const char *dir = getenv("CLBENCH_DUMP_DIR");
-    size_t size = 0;
-    unsigned char *bin = NULL;
-    char path[1024];
-    if (!dir || !s->prog ||
-        clGetProgramInfo(s->prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
-        size == 0 || !(bin = malloc(size)))
-        return;
-    if (clGetProgramInfo(s->prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
-        snprintf(path, sizeof path, "%s/%s.w%u.c%u.%s.bin", dir, s->c->bench->name, cfg->width,
-                 cfg->chains, cm_shape_name(cfg->shape));
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(bin, 1, size, f);
-            fclose(f);
-        }
-    }
-    free(bin);
+    char file[256], path[1024];
+    snprintf(file, sizeof file, "%s.w%u.c%u.%s", s->c->bench->name, cfg->width, cfg->chains,
+             cm_shape_name(cfg->shape));
+    clb_dump_program_binary(s->prog, file, path, sizeof path);
 }
 
 static clb_error measure_config(cstate *s, const cm_config *cfg, clb_result *tmp)
@@ -657,7 +643,7 @@ cleanup:
     return d->err;
 }
 
-/* The compute group's registry rows (listed in lib/bench/groups.h); arg: a cm_row. */
+/* The compute group's registry rows (listed in lib/core/groups.h); arg: a cm_row. */
 static const cm_row cm_fp32_add = {CM_FP32, CM_ADD}, cm_fp32_mul = {CM_FP32, CM_MUL},
                     cm_fp32_mad = {CM_FP32, CM_MAD}, cm_fp32_fma = {CM_FP32, CM_FMA},
                     cm_fp32_madfn = {CM_FP32, CM_MADFN}, cm_fp64_add = {CM_FP64, CM_ADD},

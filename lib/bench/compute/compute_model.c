@@ -1,7 +1,7 @@
 /* Host model of lib/bench/compute/compute.cl: operation counts, inputs and the reference. */
-#include "compute_model.h"
+#include "bench/compute/compute_model.h"
 
-#include "internal.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <string.h>

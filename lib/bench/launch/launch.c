@@ -1,7 +1,7 @@
 /* launch.*: kernel launch overhead with a one-work-item counter kernel (lib/bench/launch/launch.cl).
  * Per-launch metrics take one sample per launch (reps x 10 launches, each waited for);
  * throughput takes one sample per batch of back-to-back enqueues closed by one clFinish. */
-#include "internal.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +160,7 @@ cleanup:
 clb_error clb_launch_clpeak_run(clb_ctx *c, clb_result *res);
 clb_error clb_launch_clpeak_validate(clb_ctx *c, void *state, clb_diag *d);
 
-/* The launch group's registry rows (listed in lib/bench/groups.h). */
+/* The launch group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_launch_rows[] = {
     {"launch.queued_submit", "launch", "empty-kernel launch: QUEUED->SUBMIT (median, us)",
      CLB_REQ_COMPILER, clb_launch_run, clb_launch_validate, "queued_submit"},

@@ -6,7 +6,7 @@
  * launches each followed by clFinish, timed QUEUED->START (clpeak's interval); clpeak reports the mean (in whole
  * microseconds per launch). Deviation: the input is written with random floats first (clpeak
  * leaves it unwritten), so that the output can be verified. */
-#include "microarch/microarch.h"
+#include "bench/microarch/microarch.h"
 
 #include <math.h>
 #include <stdlib.h>

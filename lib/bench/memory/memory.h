@@ -2,7 +2,7 @@
 #ifndef CLB_BENCH_MEMORY_H
 #define CLB_BENCH_MEMORY_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* What the driver (and, on CPUs, sysfs) says about the memory system. */
 typedef struct mem_device {
@@ -65,7 +65,7 @@ void mem_sweep_opts(const clb_ctx *c, unsigned reps, clb_run_opts *o);
 clb_error mem_read_at_size(clb_ctx *c, cl_ulong bytes, unsigned vw, const clb_run_opts *opts,
                            clb_result *out);
 
-/* memory.c: helpers shared with memory_stream.c. Random words (caller frees), a random
+/* memory_buffers.c: helpers shared by memory.c and memory_stream.c. Random words (caller frees), a random
  * permutation of 0..n-1 (caller frees), a buffer created (and written from host, if not NULL). */
 cl_uint *mem_host_random(size_t words, uint64_t seed);
 cl_uint *mem_random_permutation(size_t n, uint64_t seed);
@@ -77,11 +77,6 @@ clb_error mem_chunked_run(clb_ctx *c, const void *cfg, unsigned vw);
 
 /* Moves src into c->res (keeping nothing of the old result) and clears src. */
 void mem_adopt(clb_ctx *c, clb_result *src);
-
-/* Adds a curve object {"x_name", ..., "points"} to params[key] (or to the array params.curves
- * when key is "curves", with label). */
-cJSON *mem_curve(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
-                 int x_log, const double *x, const double *y, size_t n, const char *label);
 
 /* Sum of the 32-bit words of v[0..n-1] (wrapping), the host side of every checksum. */
 cl_uint mem_sum_words(const cl_uint *v, size_t n);

@@ -1,8 +1,9 @@
 /* memory.latency, memory.latency_local, memory.read_vs_size, memory.caches: pointer-chase
  * latency against working-set size, bandwidth against working-set size, and the cache
  * levels found in those curves (lib/core/plateaus.c), compared with what the API reports. */
-#include "memory.h"
-#include "plateaus.h"
+#include "bench/memory/memory.h"
+#include "core/plateaus.h"
+#include "device/devdb.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ typedef struct chase_state {
     cl_uint node_words; /* words between nodes (a cache line, 1 for local memory) */
     size_t pos;         /* cycle position the next launch starts from */
     int local;
+    int page_local;     /* memory.caches: the cycle visits pages in random order, each page's lines all at once */
 } chase_state;
 
 /* Frees what a chase_state owns (any member may be unset). */
@@ -54,6 +56,56 @@ static cl_uint *sattolo_order(size_t n, uint64_t seed)
         order[k] = pi[order[k - 1]];
     free(pi);
     return order;
+}
+
+/* A random cycle that visits the pages (4 KiB) in random order and, within each page, all of
+ * its nodes in random order before it leaves: one TLB miss per page instead of one per load,
+ * so the latency steps are the caches' and not the TLB's (a 4 KiB-page TLB reaches 256 KiB to a
+ * few MiB; in a virtual machine each miss is a two-level page walk). Starts at node 0. */
+static cl_uint *page_local_order(size_t n, size_t per_page, uint64_t seed)
+{
+    size_t pages = (n + per_page - 1) / per_page;
+    cl_uint *order = malloc(n * sizeof *order), *pg = malloc(pages * sizeof *pg);
+    uint64_t st = seed;
+    size_t k = 0, at0 = 0;
+    if (!order || !pg) {
+        free(order);
+        free(pg);
+        return NULL;
+    }
+    for (size_t i = 0; i < pages; i++)
+        pg[i] = (cl_uint)i;
+    for (size_t i = pages; i > 1; i--) {
+        size_t j = (size_t)(clb_rand64(&st) % i);
+        cl_uint t = pg[i - 1];
+        pg[i - 1] = pg[j];
+        pg[j] = t;
+    }
+    for (size_t i = 0; i < pages; i++) {
+        size_t first = (size_t)pg[i] * per_page, cnt = first + per_page <= n ? per_page : n - first;
+        for (size_t l = 0; l < cnt; l++)
+            order[k + l] = (cl_uint)(first + l);
+        for (size_t l = cnt; l > 1; l--) {
+            size_t j = (size_t)(clb_rand64(&st) % l);
+            cl_uint t = order[k + l - 1];
+            order[k + l - 1] = order[k + j];
+            order[k + j] = t;
+        }
+        k += cnt;
+    }
+    free(pg);
+    while (order[at0] != 0)
+        at0++;
+    /* rotate so that the cycle starts at node 0, as sattolo_order's does */
+    cl_uint *rot = malloc(n * sizeof *rot);
+    if (!rot) {
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        rot[i] = order[(at0 + i) % n];
+    free(order);
+    return rot;
 }
 
 static clb_error ch_enqueue(void *state, uint64_t scale, cl_event *ev, clb_diag *d)
@@ -111,9 +163,12 @@ static clb_error ch_measure(clb_ctx *c, const void *cfg, unsigned vw)
 typedef struct chase_sweep {
     size_t n;
     double x[MAX_POINTS], ns[MAX_POINTS];
+    double ns_min[MAX_POINTS]; /* each point's fastest repetition: load on the host only adds */
     clb_result last; /* the largest size's result (its samples become the headline) */
     int have_last;
     cl_uint line;
+    int page_local;     /* memory.caches: page-local cycles (page_local_order) */
+    cl_ulong max_bytes; /* 0: chase_max_bytes alone */
 } chase_sweep;
 
 /* Sizes 4 KiB, 6 KiB, 8 KiB, ... (powers of two and 1.5x between) up to max; --quick: 3. */
@@ -148,7 +203,9 @@ static clb_error link_nodes(clb_ctx *c, chase_state *s, cl_uint *host, double by
 {
     free(s->order);
     s->nnodes = (size_t)(bytes / (4.0 * s->node_words));
-    s->order = sattolo_order(s->nnodes, 0xc4a5e000u + s->nnodes);
+    size_t per_page = 4096 / (4u * s->node_words);
+    s->order = s->page_local && per_page > 1 ? page_local_order(s->nnodes, per_page, 0xc4a5e000u + s->nnodes)
+                                             : sattolo_order(s->nnodes, 0xc4a5e000u + s->nnodes);
     s->pos = 0;
     if (!s->order)
         return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory for %zu nodes", s->nnodes);
@@ -162,7 +219,7 @@ static clb_error chase_sweep_run(clb_ctx *c, unsigned reps, chase_sweep *sw)
 {
     clb_diag *d = &c->diag;
     mem_device m;
-    chase_state s = {.q = clb_device_queue(c->dev)};
+    chase_state s = {.q = clb_device_queue(c->dev), .page_local = sw->page_local};
     cl_program prog = NULL;
     cl_uint *host = NULL;
     clb_run_opts o;
@@ -170,6 +227,7 @@ static clb_error chase_sweep_run(clb_ctx *c, unsigned reps, chase_sweep *sw)
         goto cleanup;
     mem_sweep_opts(c, reps, &o);
     cl_ulong max = chase_max_bytes(c, &m);
+    max = sw->max_bytes && sw->max_bytes < max ? sw->max_bytes : max;
     sw->line = s.node_words = m.line_bytes / 4;
     sw->line *= 4;
     sw->n = sweep_sizes(c, max, sw->x);
@@ -189,6 +247,7 @@ static clb_error chase_sweep_run(clb_ctx *c, unsigned reps, chase_sweep *sw)
         if (mem_measure_scratch(c, ch_measure, &s, 1, &o, clb_memory_latency_validate, &r) != CLB_OK)
             goto cleanup;
         sw->ns[i] = r.value;
+        sw->ns_min[i] = r.stats.min > 0 ? r.stats.min : r.value;
         if (sw->have_last)
             clb_result_free(&sw->last);
         sw->last = r;
@@ -218,11 +277,11 @@ static void add_latency_curves(clb_result *res, const chase_sweep *sw, double mh
     double cyc[MAX_POINTS];
     for (size_t i = 0; i < sw->n; i++)
         cyc[i] = cycles(sw->ns[i], mhz);
-    cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "ns", 1, sw->x,
-                                           sw->ns, sw->n, "global, ns per load"));
+    cJSON_AddItemToArray(curves, clb_curve("working set", "bytes", "latency", "ns", 1, "global, ns per load",
+                                           sw->x, sw->ns, sw->n));
     if (isfinite(mhz))
-        cJSON_AddItemToArray(curves, mem_curve("working set", "bytes", "latency", "cycles", 1,
-                                               sw->x, cyc, sw->n, "global, cycles at the measured clock (clock_source)"));
+        cJSON_AddItemToArray(curves, clb_curve("working set", "bytes", "latency", "cycles", 1,
+                                               "global, cycles at the measured clock (clock_source)", sw->x, cyc, sw->n));
     cJSON_DeleteItemFromObjectCaseSensitive(res->params, "curves");
     cJSON_AddItemToObject(res->params, "curves", curves);
     clb_param_num(res, "node_bytes", sw->line);
@@ -347,7 +406,7 @@ clb_error clb_memory_read_vs_size_run(clb_ctx *c, clb_result *res)
     if (bw_sweep_run(c, 5, &sw) != CLB_OK)
         goto cleanup;
     mem_adopt(c, &sw.best); /* headline: the highest bandwidth of the curve */
-    cJSON_AddItemToObject(res->params, "curve", mem_curve("working set", "bytes", "read bandwidth", "GB/s", 1, sw.x, sw.gbs, sw.n, NULL));
+    cJSON_AddItemToObject(res->params, "curve", clb_curve("working set", "bytes", "read bandwidth", "GB/s", 1, NULL, sw.x, sw.gbs, sw.n));
     clb_param_str(res, "headline", "the highest point of the curve; its working set is params.array_bytes");
 cleanup:
     if (sw.have_best)
@@ -384,13 +443,59 @@ static cJSON *api_view(const mem_device *m)
     return o;
 }
 
-/* The levels: every latency plateau but the last (DRAM) is a cache level. */
-static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *bw,
+/* CPU devices: each sysfs data/unified cache beside the detected level that ends nearest to
+ * it; agrees when within a factor 2. Returns how many agree (of *nhost). */
+static size_t add_sysfs_check(clb_result *res, const clb_plateau *p, size_t ncache, size_t *nhost)
+{
+    clb_host_cache hc[8];
+    size_t nh = clb_host_caches(hc, 8), agree = 0;
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t k = 0; k < nh; k++) {
+        int ok = 0;
+        double want = (double)hc[k].bytes, best = clb_nearest_level(p, ncache, want, &ok);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "cache", hc[k].name);
+        cJSON_AddNumberToObject(o, "sysfs_bytes", want);
+        clb_json_number(o, "nearest_level_bytes", best);
+        cJSON_AddBoolToObject(o, "within_factor_2", ok);
+        cJSON_AddItemToArray(arr, o);
+        agree += (size_t)ok;
+    }
+    *nhost = nh;
+    if (nh)
+        cJSON_AddItemToObject(res->params, "sysfs_check", arr);
+    else
+        cJSON_Delete(arr);
+    return agree;
+}
+
+/* GPUs: the database's L2 (its vendor figure) beside the detected level nearest to it. */
+static void add_devdb_check(clb_ctx *c, clb_result *res, const clb_plateau *p, size_t ncache)
+{
+    char name[256];
+    const clb_devdb_row *r = clb_devdb_match(c->dev, name, sizeof name);
+    if (!r || !(r->l2_bytes > 0))
+        return;
+    int ok = 0;
+    double near = clb_nearest_level(p, ncache, r->l2_bytes, &ok);
+    cJSON *o = cJSON_AddObjectToObject(res->params, "devdb_check");
+    cJSON_AddStringToObject(o, "cache", "L2");
+    cJSON_AddNumberToObject(o, "devdb_bytes", r->l2_bytes);
+    clb_json_number(o, "nearest_level_bytes", near);
+    cJSON_AddBoolToObject(o, "within_factor_2", ok);
+    cJSON_AddStringToObject(o, "entry", r->key);
+    cJSON_AddStringToObject(o, "source", r->src_l2 ? r->src_l2 : "");
+}
+
+/* The levels: every level but the last (DRAM) is a cache level. Found on each point's fastest
+ * repetition (the median curve is the one reported), then clb_cache_levels drops the mixtures
+ * between two levels and merges plateaus that are one level. */
+static void add_levels(clb_ctx *c, clb_result *res, const chase_sweep *lat, const bw_sweep *bw,
                        const mem_device *m)
 {
     clb_plateau p[16];
-    size_t np = clb_find_plateaus(lat->x, lat->ns, lat->n, 0.12, 0.25, p, 16);
-    np = clb_plateaus_monotonic(p, np, 1);
+    size_t np = clb_find_plateaus(lat->x, lat->ns_min, lat->n, 0.12, 0.25, p, 16);
+    np = clb_cache_levels(p, clb_plateaus_monotonic(p, np, 1), 1.5);
     int dram_plateau = np > 0 && p[np - 1].last == lat->n - 1;
     size_t ncache = dram_plateau ? np - 1 : np;
     cJSON *levels = cJSON_CreateArray();
@@ -415,25 +520,39 @@ static void add_levels(clb_result *res, const chase_sweep *lat, const bw_sweep *
     clb_param_num(res, "dram_bandwidth_gbs", bw->n ? bw->gbs[bw->n - 1] : 0.0 / 0.0);
     cJSON_AddItemToObject(res->params, "api", api_view(m));
     cJSON_AddBoolToObject(res->params, "api_cache_size_agrees", agrees);
+    size_t nhost = 0, host_agree = (m->type & CL_DEVICE_TYPE_CPU) ? add_sysfs_check(res, p, ncache, &nhost) : 0;
+    if (!(m->type & CL_DEVICE_TYPE_CPU))
+        add_devdb_check(c, res, p, ncache);
+    if (nhost)
+        clb_param_str(res, "sysfs_agreement", host_agree == nhost ? "every sysfs cache level within a factor 2"
+                                                                  : "a sysfs cache level has no detected level within a factor 2 (params.sysfs_check)");
     if (!agrees)
         clb_param_str(res, "disagreement", "no detected level ends within a factor 2 of CL_DEVICE_GLOBAL_MEM_CACHE_SIZE");
 }
 
 clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res)
 {
-    chase_sweep lat = {0};
+    chase_sweep lat = {.page_local = 1};
     bw_sweep bw = {0};
     mem_device m;
-    if (mem_device_query(c, &m) != CLB_OK || chase_sweep_run(c, 3, &lat) != CLB_OK ||
+    if (mem_device_query(c, &m) != CLB_OK)
+        goto cleanup;
+    /* Beyond 4x the largest cache every point is DRAM: the sweep stops there (64 MiB at least). */
+    lat.max_bytes = 4 * m.largest_cache > ((cl_ulong)64 << 20) ? 4 * m.largest_cache : (cl_ulong)64 << 20;
+    if (chase_sweep_run(c, 3, &lat) != CLB_OK ||
         bw_sweep_run(c, 3, &bw) != CLB_OK)
         goto cleanup;
     mem_adopt(c, &lat.last); /* headline: DRAM latency (largest working set), ns */
     mem_measured_clock(c, &m);
     add_latency_curves(res, &lat, m.clock_mhz);
     cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(res->params, "curves"),
-                         mem_curve("working set", "bytes", "read bandwidth", "GB/s", 1, bw.x,
-                                   bw.gbs, bw.n, "global read bandwidth"));
-    add_levels(res, &lat, &bw, &m);
+                         clb_curve("working set", "bytes", "read bandwidth", "GB/s", 1,
+                                   "global read bandwidth", bw.x, bw.gbs, bw.n));
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(res->params, "curves"),
+                         clb_curve("working set", "bytes", "latency", "ns", 1,
+                                   "global, ns per load, fastest repetition (the levels are found on it)",
+                                   lat.x, lat.ns_min, lat.n));
+    add_levels(c, res, &lat, &bw, &m);
     if (c->opts->quick)
         clb_param_str(res, "note", "--quick: three small sizes only; levels are not meaningful");
 cleanup:

@@ -2,7 +2,7 @@
  * on-chip memory bandwidth (lib/bench/memory/memory_local.cl). Bytes counted: every vector a kernel
  * loads (and, for local_rw, stores) in the timed loop; the one-time copy into local memory
  * is not counted (it is amortized over many rounds). */
-#include "memory.h"
+#include "bench/memory/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +209,7 @@ clb_error clb_memory_local_banks_run(clb_ctx *c, clb_result *res)
     }
     mem_adopt(c, &keep); /* headline: the slowest stride */
     have = 0;
-    cJSON_AddItemToObject(res->params, "curve", mem_curve("stride", "words", "local read bandwidth", "GB/s", 0, x, y, n, NULL));
+    cJSON_AddItemToObject(res->params, "curve", clb_curve("stride", "words", "local read bandwidth", "GB/s", 0, NULL, x, y, n));
     clb_param_num(res, "worst_stride_words", x[worst]);
     clb_param_num(res, "slowdown_vs_stride_1", y[0] / y[worst]);
 cleanup:

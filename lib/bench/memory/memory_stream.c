@@ -3,10 +3,11 @@
  * form (lib/bench/memory/memory.cl, simple_*: one vector per work-item, global size = vectors) at
  * widths 1..16 and work-group sizes 128/256/1024 (and the driver's choice for write and
  * STREAM), read_linear's 16-vectors-per-work-item forms (reduced per group, or per-item sums with
- * no reduction), and memory.c's chunked/tile layout at widths 1, 4, 16, are screened with a few
+ * no reduction; the best reduced one also at 8, 32, 64 vectors per work-item), and memory.c's
+ * chunked/tile layout at widths 1, 4, 16, are screened with a few
  * validated launches each; the runner then measures the best two in full and the higher
  * median is the result. params.variants holds every variant's figures. */
-#include "memory.h"
+#include "bench/memory/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,23 +118,28 @@ static double f_work(const void *state, uint64_t scale)
     return items * s->fetch * 4.0 * s->vw * s->r->arrays;
 }
 
-/* GPU linear reads outside --quick: >= READ_GPU_BYTES. One launch reads one pass, and a
- * launch's ramp-up and last partial wave cost a few microseconds whatever its length: at
- * 256 MiB an H100 launch lasted 90 us (clpeak 1.1.2 reads 512 MiB per launch). Measurement
- * hook CLBENCH_READ_BYTES=N sets N bytes (rounded down to MiB) on any device (docs/cli.md). */
+/* GPU linear rows outside --quick (read_linear, write, STREAM): >= READ_GPU_BYTES per array.
+ * One launch covers one pass, and a launch's ramp-up and last partial wave cost a few
+ * microseconds whatever its length: at 256 MiB an H100 read launch lasted 90 us (clpeak 1.1.2
+ * reads 512 MiB per launch), and on the H200 the straightforward float4 STREAM moved 2-5 % more
+ * per second at 1 GiB per array than at 256 MiB (docs/results/stream-2026-11-25-h200.md).
+ * Measurement hook clb_settings.read_bytes (CLBENCH_READ_BYTES=N) sets read_linear's N bytes (rounded down to MiB) on any
+ * device (docs/cli.md). */
 #define READ_GPU_BYTES (1ull << 30)
 static cl_ulong read_bytes(clb_ctx *c, const fstate *s, cl_ulong bytes)
 {
-    const char *env = getenv("CLBENCH_READ_BYTES");
-    int gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
-    cl_ulong want = env && *env ? strtoull(env, NULL, 0) >> 20 << 20 : READ_GPU_BYTES;
-    cl_ulong cap = s->m.global_mem / 4 < s->m.max_alloc ? s->m.global_mem / 4 : s->m.max_alloc;
+    int linear_read = s->r->kind == F_READ && s->r->pattern == 0;
+    cl_ulong given = linear_read ? clb_settings_get()->read_bytes : 0;
+    int env = given > 0, gpu = (s->m.type & CL_DEVICE_TYPE_GPU) && !(s->m.type & CL_DEVICE_TYPE_CPU);
+    cl_ulong want = env ? given >> 20 << 20 : READ_GPU_BYTES;
+    cl_ulong cap = s->m.global_mem / 4 / s->r->arrays;
+    cap = cap < s->m.max_alloc ? cap : s->m.max_alloc;
     cap = cap < (4ull << 30) ? cap : 4ull << 30; /* memory.cl indexes words with uint */
-    if (s->r->kind != F_READ || s->r->pattern != 0 || (!(env && *env) && (c->opts->quick || !gpu)))
+    if (sparse(s->r) || (!env && (c->opts->quick || !gpu)))
         return bytes;
     while (want > cap && want > (1u << 20))
         want /= 2;
-    if (!(env && *env) && want < bytes)
+    if (!env && want < bytes)
         return bytes;
     return clb_shrink_size(c, (size_t)(want ? want : 1u << 20), 256u << 10);
 }
@@ -385,7 +391,7 @@ static size_t add_simple(const fstate *s, fvariant *v, size_t n, const fvariant 
  * width, also under --quick. */
 static int all_forms(void)
 {
-    const char *env = getenv("CLBENCH_READ_FORMS");
+    const char *env = clb_settings_get()->read_forms;
     return env && strcmp(env, "all") == 0;
 }
 
@@ -402,7 +408,7 @@ static const char *const form_names[] = {"one_per_item", "several_per_item", "pe
 static unsigned family_forms(const clb_ctx *c, const frow *r)
 {
     unsigned m = FORM_ONE | (r->chunked ? FORM_CHUNKED : 0);
-    const char *env = getenv("CLBENCH_READ_FORMS");
+    const char *env = clb_settings_get()->read_forms;
     if (r->kind != F_READ || r->pattern != 0)
         return m;
     if (all_forms())
@@ -508,8 +514,13 @@ static size_t add_forms(const clb_ctx *c, const fstate *s, fvariant *v, size_t k
     return k;
 }
 
-/* The straightforward forms in two stages: every width at the base local size, then the other
- * local sizes for the best variant (not with --quick). */
+/* Vectors per work-item tried for the best several-per-item read besides READ_FETCH: fewer or
+ * more loads in flight per work-item, fewer or more groups to reduce. */
+static const unsigned read_fetches[] = {8, 32, 64};
+
+/* The straightforward forms in three stages: every width at the base local size, then the other
+ * local sizes for the best variant, then (when that is a several-per-item read) the other
+ * vectors per work-item at its width and local size (not with --quick). */
 static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n, unsigned forms)
 {
     size_t first = *n, k = add_forms(c, s, v, *n, forms);
@@ -521,8 +532,18 @@ static clb_error screen_simple(clb_ctx *c, fstate *s, fvariant *v, size_t *n, un
         w.local = local_sizes[j] ? fit_local(&s->m, local_sizes[j]) : 0;
         k = add_simple(s, v, k, &w);
     }
+    if (screen(c, s, v + second, k - second) != CLB_OK)
+        return c->diag.err;
+    size_t third = k;
+    b = best_simple(v, k);
+    for (size_t j = 0; b < k && !c->opts->quick && v[b].fetch > 1 && !v[b].per_item &&
+                       j < sizeof read_fetches / sizeof read_fetches[0]; j++) {
+        fvariant w = v[b];
+        w.fetch = read_fetches[j];
+        k = add_simple(s, v, k, &w);
+    }
     *n = k;
-    return screen(c, s, v + second, k - second);
+    return screen(c, s, v + third, k - third);
 }
 
 static int by_screen(const void *x, const void *y)
@@ -687,13 +708,12 @@ cleanup:
     return d->err;
 }
 
-/* Each work-group's sum against the host's sum of the vectors its items read. `bias` is added
- * to the first expected sum (0 but for the testing hook CLBENCH_TEST_BAD_HOST_SUM). */
-static clb_error check_read(const fstate *s, const cl_uint *out, cl_uint bias, clb_diag *d)
+/* Each work-group's sum against the host's sum of the vectors its items read. */
+static clb_error check_read(const fstate *s, const cl_uint *out, clb_diag *d)
 {
     size_t g = s->base;
     for (size_t w = 0; w < s->items / s->local; w++) {
-        cl_uint want = w ? 0 : bias;
+        cl_uint want = 0;
         for (size_t i = 0; i < s->local; i++, g = g + 1 < s->total ? g + 1 : 0) {
             size_t v = (s->hidx ? s->hidx[g] : g) * (size_t)s->stride;
             if (s->fetch > 1) /* memory.cl, FETCH: the item's vectors in its group's block */
@@ -712,12 +732,12 @@ static clb_error check_read(const fstate *s, const cl_uint *out, cl_uint bias, c
 /* The per-item sums (memory.cl, PER_ITEM): out[j] of the last launch is item base + j's sum of
  * its READ_FETCH vectors, `local` (LAYOUT 0) or `total` (LAYOUT 1) vectors apart. Exact:
  * wrapping 32-bit sums of the same random words on both sides. */
-static clb_error check_items(const fstate *s, const cl_uint *out, cl_uint bias, clb_diag *d)
+static clb_error check_items(const fstate *s, const cl_uint *out, clb_diag *d)
 {
     size_t step = s->per_item == 2 ? s->total : s->local;
     for (size_t j = 0, g = s->base; j < s->items; j++, g = g + 1 < s->total ? g + 1 : 0) {
         size_t v0 = s->per_item == 2 ? g : g / step * step * s->fetch + g % step;
-        cl_uint want = j ? 0 : bias;
+        cl_uint want = 0;
         for (size_t f = 0; f < s->fetch; f++)
             want += mem_sum_words(s->ha + (v0 + f * step) * s->vw, s->vw);
         if (out[j] != want)
@@ -789,9 +809,8 @@ clb_error clb_memory_family_validate(clb_ctx *c, void *state, clb_diag *d)
     if (read_words(c, buf, bytes / 4, &out) != CLB_OK)
         return validate_end(c, out, d, CLB_OK);
     if (s->r->kind == F_READ) {
-        cl_uint bias = getenv("CLBENCH_TEST_BAD_HOST_SUM") ? 1u : 0u; /* testing hook */
         size_t per = s->per_item ? 1 : s->local;
-        if ((s->per_item ? check_items(s, out, bias, d) : check_read(s, out, bias, d)) != CLB_OK)
+        if ((s->per_item ? check_items(s, out, d) : check_read(s, out, d)) != CLB_OK)
             return validate_end(c, out, d, CLB_OK);
         return validate_end(c, out, d, clb_check_untouched(c, out, s->max_items / per, bytes / 4, d));
     }

@@ -1,7 +1,7 @@
 /* Shared pieces of the memory.* benchmarks: device facts, grid and size choice, the vector
  * width search, curves. */
-#include "memory.h"
-#include "clock.h"
+#include "bench/memory/memory.h"
+#include "device/clock.h"
 
 #include <math.h>
 
@@ -16,34 +16,14 @@ static cl_ulong info_ulong(cl_device_id d, cl_device_info what, size_t size)
     return v;
 }
 
-/* Parses sysfs cache sizes such as "32K", "32768K" or "1M". */
-static cl_ulong parse_size(const char *s)
-{
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end && (*end == 'K' || *end == 'k'))
-        v <<= 10;
-    else if (end && (*end == 'M' || *end == 'm'))
-        v <<= 20;
-    return (cl_ulong)v;
-}
-
 /* The largest cache of cpu0 in sysfs (the host's L3 on most machines), 0 when unknown. */
 static cl_ulong host_largest_cache(void)
 {
+    clb_host_cache hc[8];
+    size_t n = clb_host_caches(hc, 8);
     cl_ulong best = 0;
-    for (int i = 0; i < 8; i++) {
-        char path[96], line[64];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(line, sizeof line, f)) {
-            cl_ulong v = parse_size(line);
-            best = v > best ? v : best;
-        }
-        fclose(f);
-    }
+    for (size_t i = 0; i < n; i++)
+        best = hc[i].bytes > best ? hc[i].bytes : best;
     return best;
 }
 
@@ -103,9 +83,8 @@ cl_ulong mem_dram_bytes(const clb_ctx *c, const mem_device *m, unsigned nbuf)
     int gpu = (m->type & CL_DEVICE_TYPE_GPU) && !(m->type & CL_DEVICE_TYPE_CPU); /* oclgrind: both */
     if (c->opts->quick && !gpu) {
         /* testing hook CLBENCH_QUICK_BYTES (docs/cli.md): 256 KiB or 512 KiB, for simulators */
-        const char *env = getenv("CLBENCH_QUICK_BYTES");
-        unsigned long long q = env && *env ? strtoull(env, NULL, 0) : 0;
-        size_t want = q == (256u << 10) || q == (512u << 10) ? (size_t)q : 1u << 20;
+        size_t q = clb_settings_get()->quick_bytes;
+        size_t want = q == (256u << 10) || q == (512u << 10) ? q : 1u << 20;
         return clb_shrink_size(c, want, 256u << 10);
     }
     /* Floors: GPUs' last-level caches reach 50-100 MiB and a driver may report a smaller
@@ -241,27 +220,6 @@ clb_error mem_search_widths(clb_ctx *c, int full, mem_variant_fn fn, const void 
         clb_result_free(&best);
     cJSON_Delete(table);
     return e;
-}
-
-cJSON *mem_curve(const char *x_name, const char *x_unit, const char *y_name, const char *y_unit,
-                 int x_log, const double *x, const double *y, size_t n, const char *label)
-{
-    cJSON *o = cJSON_CreateObject(), *pts = cJSON_CreateArray();
-    cJSON_AddStringToObject(o, "x_name", x_name);
-    cJSON_AddStringToObject(o, "x_unit", x_unit);
-    cJSON_AddStringToObject(o, "y_name", y_name);
-    cJSON_AddStringToObject(o, "y_unit", y_unit);
-    cJSON_AddBoolToObject(o, "x_log", x_log);
-    if (label)
-        cJSON_AddStringToObject(o, "label", label);
-    for (size_t i = 0; i < n; i++) {
-        cJSON *p = cJSON_CreateArray();
-        cJSON_AddItemToArray(p, clb_json_number(NULL, "", x[i]));
-        cJSON_AddItemToArray(p, clb_json_number(NULL, "", y[i]));
-        cJSON_AddItemToArray(pts, p);
-    }
-    cJSON_AddItemToObject(o, "points", pts);
-    return o;
 }
 
 cl_uint mem_sum_words(const cl_uint *v, size_t n)

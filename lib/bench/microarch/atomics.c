@@ -1,7 +1,7 @@
 /* atomics.*: global and local atomic_add, uncontended and contended (throughput, Gop/s) and
  * a dependent chain from one work-item (latency, ns). The counters start from random values
  * and every launch's final counts are checked exactly (lib/bench/microarch/atomics.cl). */
-#include "microarch.h"
+#include "bench/microarch/microarch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -131,7 +131,7 @@ cleanup:
     return d->err;
 }
 
-/* The atomics group's registry rows (listed in lib/bench/groups.h). */
+/* The atomics group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_atomics_rows[] = {
     {"atomics.global_add_uncontended", "atomics", "global atomic_add, one address per work-item (Gop/s)",
      CLB_REQ_COMPILER, clb_atomics_run, clb_atomics_validate, "global_add_uncontended"},

@@ -1,6 +1,6 @@
 /* branch.*: the seed's branching cost (000 §4.3.4) and the divergence sweep that reveals the
  * SIMD or warp width (lib/bench/microarch/branch.cl). */
-#include "microarch.h"
+#include "bench/microarch/microarch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@ typedef struct branch_state {
     cl_int block;
     float a, b;
     int divergence;
+    int running_sum; /* branch.running_sum: the branch tests acc, not the loaded value */
     uint64_t rng; /* shuffles the order of B per pass */
 } branch_state;
 
@@ -49,13 +50,16 @@ static clb_error run_seed(clb_ctx *c, clb_result *res, branch_state *s, cl_progr
     double *ratio = calloc(reps, sizeof *ratio), tb = 0, ts = 0;
     if (!ratio)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-    CLB_CL(d, kb = clCreateKernel(prog, "branch_seed", CLB_ERRP));
+    CLB_CL(d, kb = clCreateKernel(prog, s->running_sum ? "branch_running_sum" : "branch_seed", CLB_ERRP));
     CLB_CL(d, ks = clCreateKernel(prog, "straight_seed", CLB_ERRP));
     if (set_seed_args(c, kb, s->in, s->out) != CLB_OK || set_seed_args(c, ks, s->in, s->out2) != CLB_OK)
         goto cleanup;
     if (clb_ua_calibrate(c, ks, 2, 1, 1, 2048, 1 << 24, &s->iters) != CLB_OK)
         goto cleanup;
     CLB_CL(d, clSetKernelArg(kb, 2, sizeof s->iters, &s->iters));
+    /* Both outputs start poisoned: a launch that writes nothing leaves a NaN the check sees. */
+    if (clb_poison(c, s->out, sizeof(float)) != CLB_OK || clb_poison(c, s->out2, sizeof(float)) != CLB_OK)
+        goto cleanup;
     if (clb_ua_time(c, kb, 1, 1, &tb) != CLB_OK) /* warm-up */
         goto cleanup;
     for (n = 0; n < reps; n++) {
@@ -70,6 +74,8 @@ static clb_error run_seed(clb_ctx *c, clb_result *res, branch_state *s, cl_progr
     clb_param_num(res, "branch_ns_per_op", 1e9 * tb / (32.0 * s->iters));
     clb_param_num(res, "straight_ns_per_op", 1e9 * ts / (32.0 * s->iters));
     clb_param_num(res, "work_group_size", 1);
+    clb_param_str(res, "branch_on", s->running_sum ? "the running sum (compare on the dependency chain)"
+                                                    : "the loaded value (seed 000 4.3.4)");
     clb_param_str(res, "meaning", "time(data-dependent add-or-subtract) / time(straight adds); 1 = branches are free");
     if (clb_result_set_samples(res, ratio, n, "ratio", 0, "cl_event_profiling START->END, wall-clock checked") != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "%s", res->reason);
@@ -88,7 +94,10 @@ static clb_error seed_validate(branch_state *s, clb_diag *d)
     float br = s->hin[0], st = s->hin[0];
     for (cl_int it = 0; it < s->iters; it++)
         for (int i = 0; i < 32; i++) {
-            br = br > 0.0f ? br - s->hin[i] : br + s->hin[i];
+            if (s->running_sum)
+                br = br > 0.0f ? br - s->hin[i] : br + s->hin[i];
+            else
+                br = s->hin[i] > 0.0f ? br + s->hin[i] : br - s->hin[i];
             st += s->hin[i];
         }
     /* The same single-precision operations in the same order: equal up to rounding mode
@@ -283,6 +292,7 @@ clb_error clb_branch_run(clb_ctx *c, clb_result *res)
     branch_state s = {.q = clb_device_queue(c->dev), .a = 0.75f, .b = 0.5f, .rng = 0x5EEDB10Cull};
     cl_program prog = NULL;
     int div = strcmp(c->bench->arg, "divergence") == 0;
+    s.running_sum = strcmp(c->bench->arg, "running_sum") == 0;
     size_t n = div ? 1 << 20 : 32;
     if (clb_build(c, "branch", NULL, NULL, &prog) != CLB_OK)
         goto cleanup;
@@ -308,10 +318,12 @@ clb_error clb_branch_validate(clb_ctx *c, void *state, clb_diag *d)
     return s->divergence ? divergence_validate(s, d) : seed_validate(s, d);
 }
 
-/* The branch group's registry rows (listed in lib/bench/groups.h). */
+/* The branch group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_branch_rows[] = {
-    {"branch.seed", "branch", "seed 000 4.3.4: time(data-dependent add-or-subtract) / time(straight adds), one work-item (ratio)",
+    {"branch.seed", "branch", "seed 000 4.3.4: time(add or subtract by the loaded value's sign) / time(straight adds), one work-item (ratio)",
      CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "seed"},
+    {"branch.running_sum", "branch", "as branch.seed, but the branch tests the running sum: the compare on the dependency chain (ratio)",
+     CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "running_sum"},
     {"branch.divergence", "branch", "divergence sweep over block B: inferred SIMD/warp width (work-items), curve in params",
      CLB_REQ_COMPILER, clb_branch_run, clb_branch_validate, "divergence"},
 };

@@ -1,6 +1,6 @@
 /* Pure analysis of the microarchitecture probes' curves: a two-line knee fit (dependency
  * distance sweep) and a two-level step fit (divergence sweep). No OpenCL here. */
-#include "microarch.h"
+#include "bench/microarch/microarch.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* latency.*: time per dependent operation (lib/bench/microarch/latency.cl), with one work-item and with
  * one full SIMD group, in ns and in cycles at the measured clock (lib/device/clock.c); and the seed's
  * dependency-distance sweep (000 §4.3.5) with a two-line knee fit. */
-#include "microarch.h"
+#include "bench/microarch/microarch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -411,7 +411,7 @@ clb_error clb_latency_validate(clb_ctx *c, void *state, clb_diag *d)
     return s->dist ? dist_validate(s, d) : op_validate(s, d);
 }
 
-/* The latency group's registry rows (listed in lib/bench/groups.h). */
+/* The latency group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_latency_rows[] = {
     {"latency.fp32_add", "latency", "dependent fp32 add chain, one work-item (ns/op; cycles and SIMD group in params)",
      CLB_REQ_COMPILER, clb_latency_run, clb_latency_validate, "fp32_add"},

@@ -4,7 +4,7 @@
 #ifndef CLB_MICROARCH_H
 #define CLB_MICROARCH_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 /* ---- pure analysis (lib/bench/microarch/curve_fits.c) ---- */
 

@@ -1,6 +1,6 @@
 /* Helpers shared by the microarchitecture probes (branch, latency, atomics, sustained). */
-#include "microarch.h"
-#include "clock.h"
+#include "bench/microarch/microarch.h"
+#include "device/clock.h"
 
 #include <stdio.h>
 #include <math.h>
@@ -43,30 +43,16 @@ void clb_ua_curve(clb_result *res, const char *label, const char *x_name, const 
                   const char *y_name, const char *y_unit, int x_log, const double *x,
                   const double *y, size_t n)
 {
-    cJSON *p = clb_ua_params(res), *cv = cJSON_CreateObject(), *pts = cJSON_CreateArray();
-    if (!p || !cv || !pts) {
+    cJSON *p = clb_ua_params(res), *cv = clb_curve(x_name, x_unit, y_name, y_unit, x_log, label, x, y, n);
+    if (!p || !cv) {
         cJSON_Delete(cv);
-        cJSON_Delete(pts);
         return;
     }
-    cJSON_AddStringToObject(cv, "x_name", x_name);
-    cJSON_AddStringToObject(cv, "x_unit", x_unit);
-    cJSON_AddStringToObject(cv, "y_name", y_name);
-    cJSON_AddStringToObject(cv, "y_unit", y_unit);
-    cJSON_AddBoolToObject(cv, "x_log", x_log);
-    for (size_t i = 0; i < n; i++) {
-        cJSON *pt = cJSON_CreateArray();
-        cJSON_AddItemToArray(pt, clb_json_number(NULL, "", x[i]));
-        cJSON_AddItemToArray(pt, clb_json_number(NULL, "", y[i]));
-        cJSON_AddItemToArray(pts, pt);
-    }
-    cJSON_AddItemToObject(cv, "points", pts);
     if (!label) {
         cJSON_DeleteItemFromObjectCaseSensitive(p, "curve");
         cJSON_AddItemToObject(p, "curve", cv);
         return;
     }
-    cJSON_AddStringToObject(cv, "label", label);
     cJSON *arr = cJSON_GetObjectItemCaseSensitive(p, "curves");
     if (!arr)
         arr = cJSON_AddArrayToObject(p, "curves");
@@ -75,26 +61,9 @@ void clb_ua_curve(clb_result *res, const char *label, const char *x_name, const 
 
 void clb_ua_dump_binary(clb_ctx *c, cl_program prog, const char *name)
 {
-    const char *dir = getenv("CLBENCH_DUMP_DIR");
-    size_t size = 0;
-    unsigned char *bin = NULL;
     char path[1024];
-    if (!dir || !*dir)
-        return;
-    /* One device per program: one binary. */
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
-        size == 0 || !(bin = malloc(size)))
-        return;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
-        snprintf(path, sizeof path, "%s/%s.bin", dir, name);
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(bin, 1, size, f);
-            fclose(f);
-            clb_param_str(c->res, "binary_dump", path);
-        }
-    }
-    free(bin);
+    if (clb_dump_program_binary(prog, name, path, sizeof path))
+        clb_param_str(c->res, "binary_dump", path);
 }
 
 clb_error clb_ua_calibrate(clb_ctx *c, cl_kernel k, cl_uint arg, size_t gsz, size_t lsz,

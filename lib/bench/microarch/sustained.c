@@ -5,8 +5,8 @@
  * show as a curve. The kernel configuration (vector width x chains) is the best of a short
  * search, so the whole device is loaded (near compute.fp32.fma); a rate that falls by more
  * than 5% from its first seconds makes the result throttled. */
-#include "microarch.h"
-#include "nvml.h"
+#include "bench/microarch/microarch.h"
+#include "device/nvml.h"
 
 #include <glob.h>
 #include <math.h>
@@ -83,8 +83,7 @@ typedef struct series {
 
 static double duration_s(const clb_ctx *c)
 {
-    const char *e = getenv("CLBENCH_SUSTAINED_S");
-    double v = e ? strtod(e, NULL) : 0;
+    double v = clb_settings_get()->sustained_s;
     if (v > 0 && v <= 3600)
         return v;
     return c->opts->quick ? 2 : 60;
@@ -435,7 +434,7 @@ cleanup:
     return d->err;
 }
 
-/* The sustained group's registry rows (listed in lib/bench/groups.h). */
+/* The sustained group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_sustained_rows[] = {
     {"sustained.fp32", "sustained", "fp32 fma throughput of the best searched width x chains held for CLBENCH_SUSTAINED_S (60 s; --quick 2 s): steady GFLOP/s, per-second curve, clocks/temperature/power; throttled when it falls > 5%",
      CLB_REQ_COMPILER, clb_sustained_run, clb_sustained_validate, "fp32"},

@@ -6,9 +6,9 @@
  * the latency + bandwidth fit (lib/bench/transfer/transfer_fit.c), the seed's 4-byte reference subtraction and the
  * PCIe link's theoretical bandwidth with the efficiency (lib/bench/transfer/transfer_report.c). No kernel: the
  * transfers are OpenCL API commands. */
-#include "internal.h"
-#include "transfer_fit.h"
-#include "transfer.h"
+#include "core/internal.h"
+#include "bench/transfer/transfer_fit.h"
+#include "bench/transfer/transfer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +197,7 @@ clb_error clb_transfer_validate(clb_ctx *c, void *state, clb_diag *d)
     return xfer_verify(state, d);
 }
 
-/* The transfer group's registry rows (listed in lib/bench/groups.h). */
+/* The transfer group's registry rows (listed in lib/core/groups.h). */
 const clb_bench clb_transfer_rows[] = {
     {"transfer.h2d_pageable", "transfer",
      "host->device clEnqueueWriteBuffer, pageable 64-byte-aligned host memory, blocking (GB/s at the largest size)",

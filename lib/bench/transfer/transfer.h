@@ -4,7 +4,7 @@
 #ifndef CLB_BENCH_TRANSFER_H
 #define CLB_BENCH_TRANSFER_H
 
-#include "internal.h"
+#include "core/internal.h"
 
 typedef enum { XF_H2D, XF_D2H, XF_D2D, XF_BIDIR } xfer_dir;
 typedef enum {

@@ -1,6 +1,6 @@
 /* Pure helpers of the transfer benchmarks: fit, reference subtraction, zero-copy detection,
  * PCIe link arithmetic and sysfs reading (see fit.h). */
-#include "transfer_fit.h"
+#include "bench/transfer/transfer_fit.h"
 
 #include <math.h>
 #include <stdio.h>

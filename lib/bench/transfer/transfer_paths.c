@@ -1,5 +1,5 @@
 /* transfer.*: the buffers of each path, one transfer, and its verification by checksum. */
-#include "transfer.h"
+#include "bench/transfer/transfer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +65,7 @@ static clb_error choose_max(clb_ctx *c, xfer *x)
     bound(&limit, host_available_bytes() / 4,
           "MemAvailable / 4 (host source, destination, driver staging)", x);
     /* A smaller sweep on request (recorded in provenance.environment like every CLBENCH_*). */
-    const char *env = getenv("CLBENCH_TRANSFER_MAX_BYTES");
-    bound(&limit, env ? strtod(env, NULL) : 0, "CLBENCH_TRANSFER_MAX_BYTES", x);
+    bound(&limit, clb_settings_get()->transfer_max_bytes, "CLBENCH_TRANSFER_MAX_BYTES", x);
     x->max = 4;
     while ((double)x->max * 2 <= limit)
         x->max *= 2;

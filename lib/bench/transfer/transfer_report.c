@@ -1,8 +1,8 @@
 /* transfer.*: what a result carries besides its headline: configuration, the curve, the
  * latency + bandwidth fit, the seed's 4-byte reference subtraction, zero-copy recognition and
  * the PCIe link with the efficiency (keys documented in docs/schema.md, "transfer.*"). */
-#include "transfer_fit.h"
-#include "transfer.h"
+#include "bench/transfer/transfer_fit.h"
+#include "bench/transfer/transfer.h"
 
 #include <math.h>
 #include <string.h>
@@ -36,23 +36,11 @@ const char *xfer_timer_name(const transfer_variant *v)
 
 static cJSON *curve(const xfer_sweep *sw, const double *t, int as_time, const char *label)
 {
-    cJSON *c = cJSON_CreateObject(), *pts = cJSON_CreateArray();
-    cJSON_AddStringToObject(c, "x_name", sw->bidirectional ? "bytes moved (both directions)"
-                                                           : "transfer size");
-    cJSON_AddStringToObject(c, "x_unit", "B");
-    cJSON_AddStringToObject(c, "y_name", as_time ? "time" : "bandwidth");
-    cJSON_AddStringToObject(c, "y_unit", as_time ? "us" : "GB/s");
-    cJSON_AddBoolToObject(c, "x_log", 1);
-    if (label)
-        cJSON_AddStringToObject(c, "label", label);
-    for (size_t i = 0; i < sw->n; i++) {
-        cJSON *p = cJSON_CreateArray();
-        cJSON_AddItemToArray(p, cJSON_CreateNumber(sw->bytes[i]));
-        cJSON_AddItemToArray(p, clb_json_number(NULL, "", as_time ? 1e6 * t[i]
-                                                                  : sw->bytes[i] / t[i] / 1e9));
-        cJSON_AddItemToArray(pts, p);
-    }
-    cJSON_AddItemToObject(c, "points", pts);
+    cJSON *c = clb_curve_new(sw->bidirectional ? "bytes moved (both directions)" : "transfer size", "B",
+                             as_time ? "time" : "bandwidth", as_time ? "us" : "GB/s", 1, label);
+    cJSON *pts = clb_curve_points(c);
+    for (size_t i = 0; pts && i < sw->n; i++)
+        clb_curve_push(pts, sw->bytes[i], as_time ? 1e6 * t[i] : sw->bytes[i] / t[i] / 1e9);
     return c;
 }
 
