@@ -265,6 +265,8 @@ typedef struct clb_run_opts {
                              headline, for a pass whose full curve is measured again alone */
     int all_reps;         /* app rows take every repetition: no early stop after 3 runs once 3 s
                              have passed (the suite's full mode: seed 004's 10 runs) */
+    const char *binary_cache_dir; /* the kernel binary cache's directory (docs/binary_cache.md);
+                                     NULL: every program is built from source, nothing is stored */
 } clb_run_opts;
 void clb_run_opts_default(clb_run_opts *o);
 
@@ -546,6 +548,24 @@ void clb_suite_html(FILE *f, const cJSON *summary);
  * each score that fell beyond threshold with its interval below 1, or became void. Returns the
  * number of columns compared (0: none in common or no suite in one of the documents). */
 int clb_suite_compare(FILE *f, const cJSON *base, const cJSON *next, double threshold, int *regressions);
+
+/* ------------------------------------------------------------------ kernel binary cache */
+
+/* One file of the binary cache (docs/binary_cache.md), as `clbench cache list` shows it. */
+typedef struct clb_bincache_info {
+    char file[64];     /* name within the directory */
+    uint64_t bytes;
+    int valid;         /* whole, with its magic, key and checksum in order */
+    char why[128];     /* not valid: what is wrong */
+    char kernel[96], device[256], driver[128], options[512]; /* from the key (valid only) */
+} clb_bincache_info;
+/* Calls each for every file of the cache in dir (only the names clbench makes there); *files and
+ * *bytes count them. A missing dir is an empty cache. */
+clb_error clb_binary_cache_list(const char *dir, void (*each)(const clb_bincache_info *, void *), void *arg,
+                                size_t *files, uint64_t *bytes, clb_diag *d);
+/* Removes the cache's own files from dir (entries and temporary files; nothing else, no link
+ * followed), then dir itself when it is left empty. */
+clb_error clb_binary_cache_clear(const char *dir, size_t *files, uint64_t *bytes, clb_diag *d);
 
 #ifdef __cplusplus
 }

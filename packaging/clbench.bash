@@ -33,6 +33,7 @@ _clbench()
     report | compare | fleet-check) COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur")) ;;
     tune) COMPREPLY=($(compgen -W "gemm euler" -- "$cur")) ;;
     db) COMPREPLY=($(compgen -W "list show match" -- "$cur")) ;;
+    cache) COMPREPLY=($(compgen -W "list clear" -- "$cur")) ;;
     esac
 }
 complete -F _clbench clbench

@@ -14,7 +14,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_QUIET, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD,
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_NO_BINARY_CACHE,
        OPT_RUN /* OPT_RUN + i: row i of run_rows */ };
 
 static const struct option long_opts[] = {
@@ -43,6 +43,7 @@ static const struct option long_opts[] = {
     {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {"icd", no_argument, NULL, OPT_ICD},
+    {"no-binary-cache", no_argument, NULL, OPT_NO_BINARY_CACHE},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -64,6 +65,8 @@ void cli_usage(FILE *f)
           "      --all-reps            app rows take every repetition (no stop after 3 runs once 3 s passed)\n"
           "      --strict              exit 1 when a result is not ok, unsupported or inconclusive (CI)\n"
           "      --retune              app.*gemm.tuned: search again instead of the cached tiles\n"
+          "      --no-binary-cache     build every kernel from source: the binary cache\n"
+          "                            (docs/binary_cache.md) is neither read nor written\n"
           "      --json FILE|-         write results (docs/schema.md); '-' is stdout\n"
           "      --mpi                 under mpirun/srun: each rank runs the device of its node-local\n"
           "                            rank (CLBENCH_RANK_DEVICE overrides), rank 0 writes one JSON\n"
@@ -91,6 +94,7 @@ void cli_usage(FILE *f)
           "                            stdout: the chosen device's selector P:D; exit 3 nothing rankable\n"
           "  tune gemm|euler [--size N] [--budget S]  search again (GEMM tiles, Euler honeycomb height)\n"
           "  db list|show NAME|match   the device database; db match: the selected device's entry\n"
+          "  cache list|clear          the kernel binary cache: its entries, or remove them\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
           "  -p, --platform P          platform index or name substring\n"
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
@@ -277,6 +281,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_ICD: o->list_icd = 1; break;
+    case OPT_NO_BINARY_CACHE: o->no_binary_cache = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_STRICT: o->strict = 1; break;
     case OPT_PROVENANCE_PATHS: o->provenance_paths = 1; break;
@@ -341,7 +346,7 @@ static int known_command(const char *s)
     return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0 ||
            strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0 ||
            strcmp(s, "fleet-check") == 0 || strcmp(s, "suite") == 0 || strcmp(s, "recommend") == 0 ||
-           strcmp(s, "tune") == 0 || strcmp(s, "db") == 0;
+           strcmp(s, "tune") == 0 || strcmp(s, "db") == 0 || strcmp(s, "cache") == 0;
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o)
@@ -390,7 +395,7 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     int takes_args = strcmp(o->command, "run") == 0 || strcmp(o->command, "__worker") == 0 ||
                      strcmp(o->command, "report") == 0 || strcmp(o->command, "fleet-check") == 0 ||
                      strcmp(o->command, "compare") == 0 || strcmp(o->command, "tune") == 0 ||
-                     strcmp(o->command, "db") == 0;
+                     strcmp(o->command, "db") == 0 || strcmp(o->command, "cache") == 0;
     if (o->npatterns > 0 && !takes_args) {
         fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);
         return CLI_EXIT_USAGE;
@@ -399,5 +404,7 @@ int cli_parse(int argc, char **argv, cli_opts *o)
         clb_input_limit_set(o->max_input);
     if ((rc = cli_env_load()) != CLI_EXIT_OK)
         return rc;
+    if (!o->no_binary_cache && cli_binary_cache_dir(o->binary_cache_dir, sizeof o->binary_cache_dir))
+        o->run.binary_cache_dir = o->binary_cache_dir;
     return cli_check_paths(o);
 }

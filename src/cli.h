@@ -50,6 +50,8 @@ typedef struct cli_opts {
     int data_on_host;     /* recommend --data-on host */
     double tune_budget_s; /* tune --budget (0: the app's default) */
     double max_input;     /* --max-input: largest input file in bytes (0: the default) */
+    int no_binary_cache;  /* --no-binary-cache: build every program from source, touch no cache */
+    char binary_cache_dir[4096]; /* the resolved cache directory (run.binary_cache_dir points here) */
     int argc;             /* the whole command line, for provenance */
     char **argv;
 } cli_opts;
@@ -146,6 +148,11 @@ int cmd_suite(const cli_opts *o);
  * suite_reference.json, into buf; 0 when neither variable is set. It overrides the built-in
  * reference when it exists. */
 int cli_suite_user_reference(char *buf, size_t n);
+/* src/cli_paths.c: the kernel binary cache's directory, $XDG_CACHE_HOME (else ~/.cache)/clbench/
+ * binaries, into buf; 0 when neither variable gives an absolute directory. */
+int cli_binary_cache_dir(char *buf, size_t n);
+/* src/cmd_cache.c: cache list|clear. */
+int cmd_cache(const cli_opts *o);
 /* src/cmd_fleet.c: fleet-check. */
 int cmd_fleet_check(const cli_opts *o);
 /* src/cmd_recommend.c, src/cmd_tune.c, src/cmd_db.c: recommend, tune, db (docs/decide.md). */

@@ -52,6 +52,15 @@ int cli_suite_user_reference(char *buf, size_t n)
     return w > 0 && (size_t)w < n;
 }
 
+int cli_binary_cache_dir(char *buf, size_t n)
+{
+    /* XDG: a relative $XDG_CACHE_HOME is invalid and ignored (options_env.c maps both variables). */
+    const char *xdg = clb_settings_get()->xdg_cache_home, *home = clb_settings_get()->home;
+    int w = xdg && xdg[0] == '/' ? snprintf(buf, n, "%s/clbench/binaries", xdg)
+            : home && home[0] == '/' ? snprintf(buf, n, "%s/.cache/clbench/binaries", home) : -1;
+    return w > 0 && (size_t)w < n;
+}
+
 /* The files the command reads: the documents of report, compare and fleet-check, the suite's
  * reference, the --from files, and for every command the user files clbench keeps (the
  * tuning cache, the device database's user file; the suite's user reference for suite; user[3][4096]

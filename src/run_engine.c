@@ -53,6 +53,8 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
     cli_run_opts_to_argv(&o->run, &w->run);
     for (int i = 0; i < w->run.argc; i++)
         push(w, &k, w->run.argv[i]);
+    if (o->no_binary_cache) /* a flag of the tool's, not a run option: the worker finds no cache dir */
+        push(w, &k, "--no-binary-cache");
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");
@@ -64,6 +66,9 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
 /* Records one result: printed for people, appended to the results, counted. */
 static void record(cli_device_run *dr, clb_result *res)
 {
+    const cJSON *warn = cJSON_GetObjectItemCaseSensitive(res->params, "binary_cache_warning");
+    if (cJSON_IsString(warn))
+        fprintf(stderr, "clbench: warning: %s: %s\n", res->name, warn->valuestring);
     if (dr->human) {
         cli_print_result(dr->out, res);
         fflush(dr->out);

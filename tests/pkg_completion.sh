@@ -30,5 +30,6 @@ rows=$("$bin" run --list | awk '{print $1}' | sort)
 [ "$(comp --quick run app.sgemm.t)" = "$(grep '^app\.sgemm\.t' <<<"$rows")" ] || fail "'run app.sgemm.t' completed to '$(comp --quick run app.sgemm.t | tr '\n' ' ')'"
 [ "$(comp run --type g)" = gpu ] || fail "'--type g' completed to '$(comp run --type g)'"
 [ "$(comp tune "" | tr '\n' ' ')" = "euler gemm " ] || fail "tune completed to '$(comp tune "" | tr '\n' ' ')'"
+[ "$(comp cache "" | tr '\n' ' ')" = "clear list " ] || fail "cache completed to '$(comp cache "" | tr '\n' ' ')'"
 [ $fails -eq 0 ] && echo "PASS: commands, $(wc -l <<<"$rows") row names, every flag and the fixed values complete"
 [ $fails -eq 0 ]

@@ -23,10 +23,11 @@ static const clb_run_opts all_set = {
     1,                /* retune */
     1,                /* largest_only */
     1,                /* all_reps */
+    NULL,             /* binary_cache_dir: not a flag, each process resolves its own */
 };
 
 /* The same fields by name and place: each must be a row of the table, since the worker needs
- * them all. */
+ * them all (all but binary_cache_dir, which the worker resolves itself, as the parent does). */
 #define FIELD(f) {#f, offsetof(clb_run_opts, f), sizeof(((clb_run_opts *)0)->f)}
 static const struct {
     const char *name;

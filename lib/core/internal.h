@@ -5,6 +5,7 @@
 #include "clbench.h"
 #include "core/settings.h"
 #include "core/tune.h"
+#include "core/binary_cache.h"
 
 /* Source of an embedded kernels/NAME.cl (NAME without ".cl"), or NULL. Borrowed, static. */
 const char *clb_kernel_source(const char *name);
@@ -88,6 +89,30 @@ cJSON *clb_user_json_parse(const char *buf, size_t len, const char *what, int ve
  * c->res->params.build_log. *out: caller releases with clReleaseProgram. */
 clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
                     cl_program *out);
+/* clb_build, through the kernel binary cache (opts->binary_cache_dir, docs/binary_cache.md) only
+ * with use_cache (compile.short/long build a new source each time: never cached). A miss stores
+ * the binary on the key's second build (clb_bincache_admit), or at once with CLB_CACHE_STORE_NOW. info says
+ * what the cache did: cached = 0 when it was not asked; else the outcome and the entry's key.
+ * Every cached build records params.binary_cache (hit, miss or rebuilt: the row's worst). */
+enum { CLB_CACHE_OFF = 0, CLB_CACHE_ON = 1, CLB_CACHE_STORE_NOW = 2 };
+enum { CLB_PHASE_READ, CLB_PHASE_BINARY_BUILD, CLB_PHASE_SOURCE_BUILD, CLB_PHASE_EXPORT, CLB_PHASE_STORE,
+       CLB_PHASES };
+typedef struct clb_build_info {
+    int cached;
+    int store_now; /* use_cache was CLB_CACHE_STORE_NOW */
+    int stored;    /* a miss whose binary was stored (else only marked: stored on its next build) */
+    clb_bincache_outcome outcome;
+    /* wall seconds of each step of a cached build: the entry read and checked, the program made
+     * and built from it (hit); the source build, CL_PROGRAM_BINARIES, the entry written (miss) */
+    double phase_s[CLB_PHASES];
+    char key[8192];
+} clb_build_info;
+clb_error clb_build_with(clb_ctx *c, const char *name, const char *prefix, const char *options, int use_cache,
+                         clb_build_info *info, cl_program *out);
+/* The binary of prog, built for one device (caller frees); NULL when the driver gives none. */
+unsigned char *clb_program_binary(cl_program prog, size_t *len);
+/* A program made from a binary for c's device and built with options (*out: caller releases). */
+clb_error clb_build_binary(clb_ctx *c, const unsigned char *bin, size_t len, const char *options, cl_program *out);
 
 /* 1 when a profiling interval of event_s is implausible against the host's wall_s wait for it
  * (an event cannot outlast the wait; 2% + 50 us slack). */

@@ -44,38 +44,168 @@ static void keep_build_log(clb_ctx *c, cl_program prog)
     free(log);
 }
 
-clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
-                    cl_program *out)
+/* Fails d with build_failed (the build log in params) after a failed clBuildProgram. */
+static void build_failed(clb_ctx *c, const char *name, cl_program prog)
 {
     clb_diag *d = &c->diag;
-    clb_diag_clear(d);
+    if (d->err == CLB_ERR_CL && (d->cl_err == CL_BUILD_PROGRAM_FAILURE || d->cl_err == CL_COMPILE_PROGRAM_FAILURE)) {
+        keep_build_log(c, prog);
+        clb_diag_set(d, CLB_ERR_BUILD, "building %s.cl failed (%s); see params.build_log", name,
+                     clb_cl_error_name(CL_BUILD_PROGRAM_FAILURE));
+    }
+}
+
+static clb_error build_source(clb_ctx *c, const char *name, const char *prefix, const char *src, const char *all,
+                              cl_program *out)
+{
+    clb_diag *d = &c->diag;
     cl_program prog = NULL;
-    const char *src = clb_kernel_source(name);
-    if (!src)
-        CLB_FAIL(d, CLB_ERR_USAGE, "no embedded kernel named %s", name);
     const char *parts[2] = {prefix ? prefix : "", src};
     cl_device_id dev = clb_device_reference(c->dev)->device;
     CLB_CL(d, prog = clCreateProgramWithSource(clb_device_context(c->dev), 2, parts, NULL, CLB_ERRP));
-    /* clb_settings.build_options (clbench suite --variant, docs/suite.md) ends every build's options. */
-    const char *extra = clb_settings_get()->build_options;
-    char all[2048];
-    snprintf(all, sizeof all, "%s%s%s", options ? options : "", extra && *extra ? " " : "", extra ? extra : "");
-    if (extra && *extra)
-        clb_param_str(c->res, "extra_build_options", extra);
     CLB_CL(d, clBuildProgram(prog, 1, &dev, all, NULL, NULL));
 cleanup:
-    if (d->err == CLB_ERR_CL &&
-        (d->cl_err == CL_BUILD_PROGRAM_FAILURE || d->cl_err == CL_COMPILE_PROGRAM_FAILURE)) {
-        keep_build_log(c, prog);
-        clb_diag_set(d, CLB_ERR_BUILD, "building %s.cl failed (%s); see params.build_log",
-                     name, clb_cl_error_name(CL_BUILD_PROGRAM_FAILURE));
-    }
+    build_failed(c, name, prog);
     if (d->err != CLB_OK && prog) {
         clReleaseProgram(prog);
         prog = NULL;
     }
     *out = prog;
     return d->err;
+}
+
+unsigned char *clb_program_binary(cl_program prog, size_t *len)
+{
+    unsigned char *bin = NULL;
+    *len = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *len, len, NULL) != CL_SUCCESS || *len == 0 ||
+        !(bin = malloc(*len)))
+        return NULL;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+        free(bin);
+        return NULL;
+    }
+    return bin;
+}
+
+clb_error clb_build_binary(clb_ctx *c, const unsigned char *bin, size_t len, const char *options, cl_program *out)
+{
+    clb_diag *d = &c->diag;
+    cl_program prog = NULL;
+    cl_int status = CL_SUCCESS;
+    cl_device_id dev = clb_device_reference(c->dev)->device;
+    clb_diag_clear(d);
+    CLB_CL(d, prog = clCreateProgramWithBinary(clb_device_context(c->dev), 1, &dev, &len, &bin, &status, CLB_ERRP));
+    CLB_CL(d, status);
+    CLB_CL(d, clBuildProgram(prog, 1, &dev, options, NULL, NULL));
+cleanup:
+    if (d->err != CLB_OK && prog) {
+        clReleaseProgram(prog);
+        prog = NULL;
+    }
+    *out = prog;
+    return d->err;
+}
+
+/* params.binary_cache: the worst outcome of the row's builds (rebuilt > miss > hit), and the
+ * counts; a rejected entry's reason in params.binary_cache_warning (the CLI prints it). */
+static void note_cache(clb_ctx *c, const char *name, clb_bincache_outcome o, const char *why)
+{
+    static const char *const word[] = {"miss", "hit", "rebuilt"};
+    static const int rank[] = {1, 0, 2};
+    const cJSON *was = cJSON_GetObjectItemCaseSensitive(c->res->params, "binary_cache");
+    int prev = -1;
+    for (int i = 0; i < 3 && cJSON_IsString(was); i++)
+        if (strcmp(was->valuestring, word[i]) == 0)
+            prev = rank[i];
+    if (rank[o] > prev)
+        clb_param_str(c->res, "binary_cache", word[o]);
+    const char *count = o == CLB_BINCACHE_HIT ? "binary_cache_hits" : "binary_cache_misses";
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(c->res->params, count);
+    clb_param_num(c->res, count, (cJSON_IsNumber(n) ? n->valuedouble : 0) + 1);
+    if (why && *why) {
+        char w[512];
+        snprintf(w, sizeof w, "kernel %s: cached binary rejected (%s); rebuilt from source", name, why);
+        clb_param_str(c->res, "binary_cache_warning", w);
+    }
+}
+
+/* Through the cache: a valid entry is loaded; else the source is built and its binary stored. */
+static clb_error build_cached(clb_ctx *c, const char *name, const char *prefix, const char *src, const char *all,
+                              clb_build_info *info, cl_program *out)
+{
+    const char *dir = c->opts->binary_cache_dir;
+    unsigned char *bin = NULL;
+    size_t len = 0;
+    char why[256] = "";
+    double t = clb_now();
+    memset(info->phase_s, 0, sizeof info->phase_s);
+    info->outcome = clb_bincache_read(dir, info->key, &bin, &len, why, sizeof why);
+    info->phase_s[CLB_PHASE_READ] = clb_now() - t;
+    if (info->outcome == CLB_BINCACHE_HIT && clb_build_binary(c, bin, len, all, out) != CLB_OK) {
+        snprintf(why, sizeof why, "the driver refused it: %.200s", c->diag.msg);
+        info->outcome = CLB_BINCACHE_REBUILT;
+    }
+    info->phase_s[CLB_PHASE_BINARY_BUILD] = clb_now() - t - info->phase_s[CLB_PHASE_READ];
+    free(bin);
+    if (info->outcome == CLB_BINCACHE_REBUILT)
+        clb_bincache_remove(dir, info->key);
+    if (info->outcome != CLB_BINCACHE_HIT) {
+        clb_diag_clear(&c->diag);
+        t = clb_now();
+        if (build_source(c, name, prefix, src, all, out) != CLB_OK)
+            return c->diag.err;
+        info->phase_s[CLB_PHASE_SOURCE_BUILD] = clb_now() - t;
+        /* stored at once when rejected (it was cached before) or asked for, else on its second build */
+        info->stored = info->outcome == CLB_BINCACHE_REBUILT || info->store_now || clb_bincache_admit(dir, info->key);
+        if (!info->stored) {
+            note_cache(c, name, info->outcome, why);
+            return CLB_OK;
+        }
+        char werr[256];
+        bin = clb_program_binary(*out, &len);
+        info->phase_s[CLB_PHASE_EXPORT] = clb_now() - t - info->phase_s[CLB_PHASE_SOURCE_BUILD];
+        t = clb_now();
+        if (bin && clb_bincache_write(dir, info->key, bin, len, werr, sizeof werr) != 0)
+            clb_param_str(c->res, "binary_cache_store_failed", werr);
+        info->phase_s[CLB_PHASE_STORE] = clb_now() - t;
+        free(bin);
+    }
+    note_cache(c, name, info->outcome, why);
+    return CLB_OK;
+}
+
+clb_error clb_build_with(clb_ctx *c, const char *name, const char *prefix, const char *options, int use_cache,
+                         clb_build_info *info, cl_program *out)
+{
+    clb_diag *d = &c->diag;
+    clb_diag_clear(d);
+    *out = NULL;
+    info->cached = 0;
+    const char *src = clb_kernel_source(name);
+    if (!src)
+        return clb_diag_set(d, CLB_ERR_USAGE, "no embedded kernel named %s", name);
+    /* clb_settings.build_options (clbench suite --variant, docs/suite.md) ends every build's options. */
+    const char *extra = clb_settings_get()->build_options;
+    char all[2048];
+    snprintf(all, sizeof all, "%s%s%s", options ? options : "", extra && *extra ? " " : "", extra ? extra : "");
+    if (extra && *extra)
+        clb_param_str(c->res, "extra_build_options", extra);
+    const clb_device_ref *r = clb_device_reference(c->dev);
+    info->store_now = use_cache == CLB_CACHE_STORE_NOW;
+    info->stored = 0;
+    info->cached = use_cache && c->opts->binary_cache_dir && *c->opts->binary_cache_dir &&
+                   clb_bincache_key(r->platform, r->device, name, all, prefix, src, info->key, sizeof info->key);
+    if (!info->cached)
+        return build_source(c, name, prefix, src, all, out);
+    return build_cached(c, name, prefix, src, all, info, out);
+}
+
+clb_error clb_build(clb_ctx *c, const char *name, const char *prefix, const char *options,
+                    cl_program *out)
+{
+    clb_build_info info;
+    return clb_build_with(c, name, prefix, options, CLB_CACHE_ON, &info, out);
 }
 
 /* ---- timing one launch ---- */
