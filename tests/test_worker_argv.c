@@ -105,6 +105,7 @@ int main(void)
     /* The defaults travel as no flag at all, and the worker has them. */
     CHECK(worker_parse(&def, &w, &nflags) == CLI_EXIT_OK);
     CHECK(nflags == 0);
+    w.run.binary_cache_dir = def.binary_cache_dir; /* each process resolves its own */
     CHECK(memcmp(&w.run, &def, sizeof def) == 0);
     /* Each field alone: one flag, and only that field changes. */
     for (size_t i = 0; i < NFIELDS; i++) {
