@@ -43,6 +43,10 @@
 #             then recommend --workload gemm at 2048 and 8192
 #   recstream the stream workload's rows on all devices, then recommend --workload stream
 #   fleet     peers/fleet_gpu.sh on GPU and CPU (FLEET_ROWS, FLEET_MPI pass through)
+# Seeds (docs/seeds.md):
+#   seeds     on the GPU: branch.seed beside branch.running_sum, memory.caches (the database's L2),
+#             the kernel binary cache (compile.binary_*), seed 002's ladder and loop orders, seed
+#             001's SAXPY, seed 003's Euler variants (STRING f32)
 set -u
 set -f # row patterns are clbench globs
 out=${1:?usage: gpu_session.sh OUT BUILD_DIR SECTION...} bd=${2:?usage: gpu_session.sh OUT BUILD_DIR SECTION...}
@@ -129,6 +133,18 @@ section() {
     cpusgemm)  XDG_CACHE_HOME=$out/cpu/cache CLBENCH_GEMM_N=2000 to cpu/sgemm.txt 130 "$clb" run -d "$cpu" --retune \
                    compute.fp32.fma app.sgemm.tuned app.sgemm.clblast --json "$out/cpu/sgemm.json" ;;
     twins)     twins ;;
+    seeds)     export XDG_CACHE_HOME=$out/cache
+               to seeds/micro.txt 120 "$clb" run -d "$gpu" branch.seed branch.running_sum memory.caches \
+                   compile.binary_cold compile.binary_cached --json "$out/seeds/micro.json"
+               to seeds/gemm.txt 150 "$clb" run -d "$gpu" 'app.sgemm.seq_*' app.sgemm.naive app.sgemm.coalesced \
+                   app.sgemm.private_acc app.sgemm.row app.sgemm.row_private_a app.sgemm.row_local_b \
+                   app.sgemm.row_float4 app.sgemm.row_float4_noconv app.sgemm.row_float8 app.sgemm.coalesced_map \
+                   app.sgemm.private_acc_map app.saxpy.seed app.saxpy.opencl --json "$out/seeds/gemm.json"
+               to seeds/euler.txt 150 "$clb" run -d "$gpu" --reps 5 app.euler.string.f32.coalesced \
+                   app.euler.string.f32.vectorized app.euler.string.f32.diamond_row_korr app.euler.string.f32.honeycomb \
+                   app.euler.string.f32.diamond_global app.euler.string.f32.diamond_row_vectorized \
+                   'app.euler.string.f32.*_volatile' --json "$out/seeds/euler.json"
+               unset XDG_CACHE_HOME ;;
     ecuda)     to ecuda/selftest.txt 60 "$bd/cuda_selftest"
                CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=64 to ecuda/euler_cuda.txt 100 "$clb" run -d "$gpu" --reps 5 \
                    memory.copy app.euler.string.f32.coalesced app.euler.string.f32.vectorized app.euler.cuda \
