@@ -58,7 +58,7 @@ static const env_row rows[] = {
     {"CLBENCH_NVML_ANY_DEVICE", NULL, K_FLAG, LIB(nvml_any_device), "1: NVML device 0 around rows of any device"},
     {"CLBENCH_CUDA_MODULE", NULL, K_TEXT, LIB(cuda_module), "the CUDA twin module to load"},
     {"CLBENCH_CUDA_ANY_DEVICE", NULL, K_FLAG, LIB(cuda_any_device), "1: CUDA twins on any device"},
-    {"CLBENCH_EULER_CUDA_TILING", NULL, K_ELSEWHERE, 0, "CUDA module: diamond or honeycomb, no screening"},
+    {"CLBENCH_EULER_CUDA_TILING", NULL, K_TEXT, LIB(euler_cuda_tiling), "app.euler.cuda: diamond or honeycomb, no screening"},
     {"CLBENCH_FAULT", NULL, K_TEXT, CLI(fault), "NAME:wrong|partial|skip: --inject-fault in row NAME only"},
     {"HOME", NULL, K_TEXT, LIB(home), NULL},
     {"XDG_CACHE_HOME", NULL, K_TEXT, LIB(xdg_cache_home), NULL},

@@ -159,7 +159,15 @@ static int euler_string(size_t n, size_t steps, float k2, float h, const float *
     return 0;
 }
 
-static const clbcu_api api = {CLBCU_ABI_VERSION, device_name, saxpy, sgemm, dgemm, mcpi, strmatch, euler_string};
+/* The host stand-in runs on no CUDA device and has one tiling: configure only checks its input. */
+static int configure(const char *pci_bus_id, int euler_tiling)
+{
+    return (pci_bus_id && strlen(pci_bus_id) >= 64) || euler_tiling < CLBCU_TILING_SCREEN ||
+           euler_tiling > CLBCU_TILING_HONEYCOMB;
+}
+
+static const clbcu_api api = {CLBCU_ABI_VERSION, device_name, saxpy, sgemm, dgemm, mcpi, strmatch, euler_string,
+                              configure};
 
 const clbcu_api *clbcu_get_api(void)
 {

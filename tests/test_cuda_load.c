@@ -18,7 +18,17 @@ static void full_table(const clbcu_api *api)
         return;
     CHECK(api->abi_version == CLBCU_ABI_VERSION);
     CHECK(api->device_name && api->saxpy && api->sgemm && api->dgemm && api->mcpi && api->strmatch &&
-          api->euler_string);
+          api->euler_string && api->configure);
+    /* configure refuses what it cannot hold, and takes a bus id and each tiling */
+    if (api->configure) {
+        char longid[80];
+        memset(longid, 'f', sizeof longid - 1);
+        longid[sizeof longid - 1] = '\0';
+        CHECK(api->configure(longid, CLBCU_TILING_SCREEN) != 0);
+        CHECK(api->configure(NULL, CLBCU_TILING_HONEYCOMB + 1) != 0);
+        CHECK(api->configure("0000:01:00.0", CLBCU_TILING_DIAMOND) == 0);
+        CHECK(api->configure(NULL, CLBCU_TILING_SCREEN) == 0);
+    }
 }
 
 int main(int argc, char **argv)
@@ -35,7 +45,7 @@ int main(int argc, char **argv)
         s.cuda_module = argv[2];
         clb_settings_set(&s);
         CHECK(clb_cuda_api(why, sizeof why) == NULL);
-        CHECK(strstr(why, "ABI version 1, clbench expects 2") != NULL);
+        CHECK(strstr(why, "ABI version 1, clbench expects 3") != NULL);
         CHECK(strstr(why, "older") != NULL);
         printf("old module refused: %s\n", why);
     }

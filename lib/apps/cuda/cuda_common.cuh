@@ -29,14 +29,17 @@
         goto cleanup;                          \
     } while (0)
 
-/* The device the module runs on: CLBENCH_CUDA_PCI_BUS_ID when set (the row sets it to the
- * OpenCL device's bus id), else device 0. */
+/* What configure set (cuda_twins.cu): the device's PCI bus id ("": device 0), the Euler tiling. */
+extern char clbcu_bus_id[64];
+extern int clbcu_euler_tiling;
+
+/* The device the module runs on: the bus id configure named (the row names the OpenCL device's),
+ * else device 0. */
 static inline int cu_select(char *err, size_t errlen)
 {
     int rc = 0, dev = 0;
-    const char *bus = getenv("CLBENCH_CUDA_PCI_BUS_ID");
-    if (bus && *bus)
-        CU(cudaDeviceGetByPCIBusId(&dev, bus));
+    if (clbcu_bus_id[0])
+        CU(cudaDeviceGetByPCIBusId(&dev, clbcu_bus_id));
     CU(cudaSetDevice(dev));
 cleanup:
     return rc;

@@ -129,7 +129,7 @@ static cudaError_t euler_tiled(const et_geom *g, size_t n, size_t steps, float k
     return cudaPeekAtLastError();
 }
 
-/* The tiling to run: CLBENCH_EULER_CUDA_TILING = diamond or honeycomb forces one (tests), else
+/* The tiling to run: configure's CLBCU_TILING_DIAMOND or _HONEYCOMB forces one (tests), else
  * both are screened on the run's problem, 3 timed runs each after a warm-up, and the faster
  * median wins. A screen run's output is overwritten by the reported runs, whose last result is
  * the one the row validates. */
@@ -137,10 +137,9 @@ template <typename Prep>
 static int et_choose(size_t n, size_t steps, float k2, float h, float *const d[2], unsigned groups,
                      const et_geom geo[2], Prep prep, int *pick, double med[2], char *err, size_t errlen)
 {
-    const char *env = getenv("CLBENCH_EULER_CUDA_TILING");
     med[0] = med[1] = 0;
-    if (env && (strcmp(env, "diamond") == 0 || strcmp(env, "honeycomb") == 0)) {
-        *pick = strcmp(env, "honeycomb") == 0;
+    if (clbcu_euler_tiling != CLBCU_TILING_SCREEN) {
+        *pick = clbcu_euler_tiling == CLBCU_TILING_HONEYCOMB;
         return 0;
     }
     for (int k = 0; k < 2; k++) {
@@ -200,7 +199,7 @@ int clbcu_euler_string(size_t n, size_t steps, float k2, float h, const float *y
                  "of %d; screen medians diamond %.6g s, honeycomb %.6g s%s",
                  pick ? "honeycomb" : "diamond", 2 * (geo[pick].m + geo[pick].hs), geo[pick].hs, geo[pick].m,
                  geo[pick].X, geo[pick].diamonds, geo[pick].local_bytes, groups, ET_THREADS, med[0], med[1],
-                 med[0] > 0 ? "" : " (not screened: CLBENCH_EULER_CUDA_TILING)");
+                 med[0] > 0 ? "" : " (not screened: forced by configure, CLBENCH_EULER_CUDA_TILING in the tool)");
 cleanup:
     cudaFree(dinit);
     cudaFree(d[0]);

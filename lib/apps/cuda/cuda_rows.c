@@ -25,25 +25,27 @@ static cl_uint nv_attr(cl_device_id id, cl_device_info what)
     return clGetDeviceInfo(id, what, sizeof v, &v, NULL) == CL_SUCCESS ? v : 0xffffffffu;
 }
 
-/* Points the module at the OpenCL device's GPU: its PCI bus id from cl_nv_device_attribute_query
- * (the slot is the PCI device number, function 0, as lib/device/nvml.c reads it), else CUDA
- * device 0.
- * The environment is the module's only input besides the ABI; the worker process is this
- * row's alone. */
-static void match_device(clb_ctx *c)
+/* Configures the module: the OpenCL device's GPU by its PCI bus id from
+ * cl_nv_device_attribute_query (the slot is the PCI device number, function 0, as
+ * lib/device/nvml.c reads it), else CUDA device 0; and the Euler twin's tiling from clb_settings. */
+static void match_device(clb_ctx *c, const clbcu_api *api)
 {
+    const char *t = clb_settings_get()->euler_cuda_tiling;
+    int tiling = t && strcmp(t, "diamond") == 0     ? CLBCU_TILING_DIAMOND
+                 : t && strcmp(t, "honeycomb") == 0 ? CLBCU_TILING_HONEYCOMB
+                                                    : CLBCU_TILING_SCREEN;
     cl_device_id id = clb_device_reference(c->dev)->device;
     cl_uint bus = nv_attr(id, PCI_BUS_ID_NV), slot = nv_attr(id, PCI_SLOT_ID_NV),
             dom = nv_attr(id, PCI_DOMAIN_ID_NV);
     char busid[64];
     if (bus == 0xffffffffu || slot == 0xffffffffu) {
-        unsetenv("CLBENCH_CUDA_PCI_BUS_ID");
+        api->configure(NULL, tiling);
         clb_param_str(c->res, "cuda_device_match", "CUDA device 0 (the OpenCL device reports no PCI bus id)");
         return;
     }
     snprintf(busid, sizeof busid, "%04x:%02x:%02x.%x", dom == 0xffffffffu ? 0 : dom, bus & 0xffu,
              slot & 0xffu, 0u);
-    setenv("CLBENCH_CUDA_PCI_BUS_ID", busid, 1);
+    api->configure(busid, tiling);
     clb_param_str(c->res, "cuda_device_match", "PCI bus id of the OpenCL device (CL_DEVICE_PCI_BUS_ID_NV)");
     clb_param_str(c->res, "pci_bus_id", busid);
 }
@@ -62,7 +64,7 @@ static const clbcu_api *twin_api(clb_ctx *c, clb_diag *d)
                  r->device_name, r->platform_name);
     if (!(api = clb_cuda_api(why, sizeof why)))
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "%s", why);
-    match_device(c);
+    match_device(c, api);
     if (api->device_name(name, sizeof name, err, sizeof err) != 0) {
         api = NULL;
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "no usable CUDA device: %s", err);

@@ -230,8 +230,21 @@ cleanup:
     return rc;
 }
 
+char clbcu_bus_id[64];
+int clbcu_euler_tiling;
+
+static int configure(const char *pci_bus_id, int euler_tiling)
+{
+    const char *bus = pci_bus_id ? pci_bus_id : "";
+    if (strlen(bus) >= sizeof clbcu_bus_id || euler_tiling < CLBCU_TILING_SCREEN || euler_tiling > CLBCU_TILING_HONEYCOMB)
+        return 1;
+    memcpy(clbcu_bus_id, bus, strlen(bus) + 1);
+    clbcu_euler_tiling = euler_tiling;
+    return 0;
+}
+
 static const clbcu_api api = {CLBCU_ABI_VERSION, device_name, saxpy, clbcu_sgemm, clbcu_dgemm, mcpi, strmatch,
-                              clbcu_euler_string};
+                              clbcu_euler_string, configure};
 
 extern "C" __attribute__((visibility("default"))) const clbcu_api *clbcu_get_api(void)
 {

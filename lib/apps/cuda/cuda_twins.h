@@ -10,14 +10,15 @@
 extern "C" {
 #endif
 
-/* 2: euler_string appended (app.euler.cuda). A module of another version is refused (cuda_load.c). */
-#define CLBCU_ABI_VERSION 2
+/* 2: euler_string appended (app.euler.cuda); 3: configure appended (the device and the Euler tiling
+ * as arguments: the module reads no environment). A module of another version is refused
+ * (cuda_load.c). */
+#define CLBCU_ABI_VERSION 3
 /* Every twin: untimed warm-up, then `reps` timed runs; times_s[reps] receives each run's kernel time in seconds
  * (cudaEvent, kernels only, inputs already on the device); the result of the LAST run is copied back.
  * Returns 0 on success, else nonzero with a reason in err (NUL-terminated, errlen bytes).
  * saxpy updates y in place on the device, warm-up included: y_inout returns y0 + (reps + 1) a x.
- * The module runs on the CUDA device whose PCI bus id is in the environment variable
- * CLBENCH_CUDA_PCI_BUS_ID ("DDDD:BB:SS.0", cudaDeviceGetByPCIBusId), else on device 0. */
+ * The module runs on the CUDA device configure named (its PCI bus id), else on device 0. */
 /* The own GEMM kernel's shapes (lib/apps/cuda/cuda_gemm.cu), screened by the rows: block M x N x K-deep
  * slices, outputs per thread, fragment width, buffers, blocks per SM its registers allow. */
 #define CLBCU_SGEMM_SHAPES 7
@@ -49,11 +50,18 @@ typedef struct clbcu_api {
      * On success err may hold a note (the tiling the twin chose), else it is left as it was. */
     int (*euler_string)(size_t n, size_t steps, float k2, float h, const float *y0, float *y_out, unsigned reps,
                         double *times_s, char *err, size_t errlen);
+    /* ABI 3. The module's inputs besides the twins' arguments, kept until the next call: the CUDA
+     * device by its PCI bus id ("DDDD:BB:SS.0", cudaDeviceGetByPCIBusId; NULL or "": device 0) and
+     * euler_string's tiling (CLBCU_TILING_*). Returns 0, or nonzero for a bus id too long or an
+     * unknown tiling (nothing changed). */
+    int (*configure)(const char *pci_bus_id, int euler_tiling);
 } clbcu_api;
+/* euler_string's tiling: both screened on the run's problem (the faster wins), or one forced. */
+enum { CLBCU_TILING_SCREEN = 0, CLBCU_TILING_DIAMOND = 1, CLBCU_TILING_HONEYCOMB = 2 };
 /* The module exports exactly one symbol: */
 const clbcu_api *clbcu_get_api(void);
 
-/* The loader (cuda_load.c, in libclbench): finds the module (env CLBENCH_CUDA_MODULE, else next
+/* The loader (cuda_load.c, in libclbench): finds the module (clb_settings.cuda_module, else next
  * to the running executable, else the build and install directories), dlopens it and checks
  * abi_version. NULL with the reason in why otherwise. The module stays loaded. */
 const clbcu_api *clb_cuda_api(char *why, size_t len);
