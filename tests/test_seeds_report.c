@@ -124,6 +124,39 @@ static cJSON *suite_doc(void)
     return doc;
 }
 
+/* Seed 004's score figure in the suite HTML: per ok column a Peak and an Average bar whose
+ * data-score is the column's score and whose width is in proportion (the longer at 350 px);
+ * a void column shows "void" and no bar. */
+static void score_bars(cJSON *s)
+{
+    cJSON *col = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "columns"), 0);
+    double pk = 2.5, av = 1.25; /* the figure draws what the score holds (scores: test_suite) */
+    cJSON *sc = cJSON_CreateObject();
+    cJSON_AddStringToObject(sc, "status", "ok");
+    cJSON_AddNumberToObject(sc, "peak", pk);
+    cJSON_AddNumberToObject(sc, "average", av);
+    cJSON_ReplaceItemInObjectCaseSensitive(col, "score", sc);
+    for (int pass = 0; pass < 2; pass++) {
+        char *buf = NULL, want[2][160];
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f)
+            return;
+        clb_suite_html(f, s);
+        fclose(f);
+        double top = pk > av ? pk : av;
+        snprintf(want[0], sizeof want[0], "<rect class=\"peak\" x=\"220\" y=\"8\" width=\"%.1f\" height=\"14\" fill=\"#1f77b4\" data-score=\"%.17g\"/>", 350 * pk / top, pk);
+        snprintf(want[1], sizeof want[1], "<rect class=\"average\" x=\"220\" y=\"24\" width=\"%.1f\" height=\"14\" fill=\"#ff7f0e\" data-score=\"%.17g\"/>", 350 * av / top, av);
+        EXPECT(buf && strstr(buf, "<svg class=\"scores\""), "no score figure in the suite HTML");
+        for (int k = 0; k < 2; k++)
+            EXPECT(buf && (pass == 0) == (strstr(buf, want[k]) != NULL), "%s: bar '%s' %s", pass ? "void" : "ok", want[k],
+                   pass ? "drawn for a void column" : "missing");
+        EXPECT(buf && (pass == 1) == (strstr(buf, ">void</text>") != NULL), "the void label %s", pass ? "missing" : "on an ok column");
+        free(buf);
+        cJSON_ReplaceItemInObjectCaseSensitive(sc, "status", cJSON_CreateString("void"));
+    }
+}
+
 /* speedup_geomean against the per-app speedups: each kind's geometric mean over the apps that
  * have it, and how many those are. */
 static void aggregate_speedups(void)
@@ -212,6 +245,7 @@ static void aggregate_speedups(void)
     for (i = 0; i < sizeof sys / sizeof sys[0]; i++)
         EXPECT(buf && strstr(buf, sys[i]), "suite output lacks '%s'", sys[i]);
     free(buf);
+    score_bars(s);
     cJSON_Delete(s);
     cJSON_Delete(doc);
     cJSON_Delete(ref);

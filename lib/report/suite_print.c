@@ -276,6 +276,51 @@ static void html_column(FILE *f, const cJSON *c)
     }
 }
 
+/* Seed 004's score table as its figure draws it: per column (device, variant) one bar of the
+ * Peak and one of the Average Score on one linear scale from 0; a void column has its label and
+ * "void", no bar. Each bar carries its score in data-score. */
+static void html_score_bars(FILE *f, const cJSON *summary)
+{
+    static const char *const keys[] = {"peak", "average"}, *const fill[] = {"#1f77b4", "#ff7f0e"};
+    const double width = 640, left = 220, row = 40, span = width - left - 70;
+    const cJSON *c;
+    double top = 0, v;
+    size_t n = 0, i = 0;
+    cJSON_ArrayForEach(c, rj_arr(summary, "columns")) {
+        const cJSON *sc = rj_obj(c, "score");
+        n++;
+        for (int k = 0; k < 2 && strcmp(str_or(sc, "status", ""), "ok") == 0; k++)
+            if (rj_num(sc, keys[k], &v) && v > top)
+                top = v;
+    }
+    if (n == 0)
+        return;
+    fprintf(f, "<svg class=\"scores\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
+               "aria-label=\"Peak Score (blue) and Average Score (orange) per column\">\n",
+            width, row * (double)n + 8);
+    cJSON_ArrayForEach(c, rj_arr(summary, "columns")) {
+        const cJSON *sc = rj_obj(c, "score");
+        double y = 8 + row * (double)i++;
+        fprintf(f, "<text x=\"4\" y=\"%.0f\">", y + 16);
+        html_puts(f, str_or(c, "device", "?"));
+        fputs(" / ", f);
+        html_puts(f, str_or(c, "variant", "base"));
+        fputs("</text>\n", f);
+        if (strcmp(str_or(sc, "status", ""), "ok") != 0) {
+            fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">void</text>\n", left, y + 16);
+            continue;
+        }
+        for (int k = 0; k < 2; k++) {
+            v = 0;
+            double w = rj_num(sc, keys[k], &v) && top > 0 ? span * v / top : 0;
+            fprintf(f, "<rect class=\"%s\" x=\"%.0f\" y=\"%.0f\" width=\"%.1f\" height=\"14\" fill=\"%s\" "
+                       "data-score=\"%.17g\"/><text x=\"%.1f\" y=\"%.0f\">%.4g</text>\n",
+                    keys[k], left, y + 16 * k, w, fill[k], v, left + w + 4, y + 16 * k + 12, v);
+        }
+    }
+    fputs("</svg>\n", f);
+}
+
 void clb_suite_html(FILE *f, const cJSON *summary)
 {
     const cJSON *c, *sys = rj_obj(summary, "system");
@@ -298,6 +343,7 @@ void clb_suite_html(FILE *f, const cJSON *summary)
     cJSON_ArrayForEach(c, rj_arr(summary, "columns"))
         html_score(f, c);
     fputs("</table>\n", f);
+    html_score_bars(f, summary);
     cJSON_ArrayForEach(c, rj_arr(summary, "columns"))
         html_column(f, c);
     fputs("<p class=\"small\">Peak uses the best run, average the arithmetic mean of the runs; ratio = reference "
