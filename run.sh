@@ -53,13 +53,14 @@ test)
     # (purged also on failure); system-wide, so outside ctest. Prints PASS or FAIL.
     tests/pkg_deb.sh build
     # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer; leaks inside the
-    # OpenCL drivers are not ours (tests/lsan.supp). cli_suite (4 minutes under ASan) runs in
-    # the plain build only, to keep CI under 30 minutes: its code paths are the run's workers,
-    # the report and the score maths, which cli_run, cli_apps, report_* and `suite` cover here.
+    # OpenCL drivers are not ours (tests/lsan.supp). cli_suite and cli_apps (every app row at
+    # once, minutes under ASan) run in the plain build only, to keep CI under 30 minutes: their
+    # code paths are the run's workers, the app rows, the report and the score maths, which
+    # cli_run, cli_app_faults, cli_ladder, cli_gemm_*, cli_euler*, report_* and `suite` cover here.
     CC=clang build build-asan -DCLBENCH_SANITIZE=ON -DCLBENCH_FUZZ=ON
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 \
         LSAN_OPTIONS="suppressions=$PWD/../tests/lsan.supp:print_suppressions=0" \
-        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)" -E '^cli_suite$')
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$(nproc)" -E '^(cli_suite|cli_apps)$')
     ;;
 *)
     echo "usage: ./run.sh [test]" >&2

@@ -5,7 +5,7 @@
 # (unsupported off NVIDIA GPUs). The tuned GEMM's screen plants the fault in every candidate's
 # own output before its check: every candidate in the tune table failed it. The clblast_tuned
 # rows get a tuning made for this device, so they run and are judged too. (The whole-output
-# fault, =wrong, is cli_apps'.)
+# fault, =wrong, is weaker than both: a check that finds one wrong word finds them all.)
 set -u
 bin=$1 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

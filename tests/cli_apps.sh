@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The app rows end to end on the default device: every row of a quick run is ok (CLBlast's
 # may be unsupported), in a schema-valid document, annotated against its peers; sizes that
-# are no multiple of any tile (67, and 517 for the Freivalds path) are handled; an injected
-# fault is caught by every row; a plain `run --list` still lists the app rows.
+# are no multiple of any tile (67, and 517 for the Freivalds path) are handled; a plain
+# `run --list` still lists the app rows. Every row's check under the planted faults is
+# cli_app_faults' (partial and skip: one wrong word, 1/16 skipped).
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -34,15 +35,6 @@ for n in 67 517; do
         || { echo "FAIL: n=$n run exit $?"; fails=$((fails+1)); }
     python3 "$check" "$tmp/n$n.json" --min-results 6 --expect-status ok || fails=$((fails+1))
 done
-"$bin" run 'app.*' --quick --strict --reps 2 --inject-fault --json "$tmp/bad.json" >/dev/null; rc=$?
-[ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
-python3 - "$tmp/bad.json" <<'PY' || fails=$((fails+1))
-import json, sys
-res = json.load(open(sys.argv[1]))["devices"][0]["results"]
-bad = [r["name"] for r in res if r["status"] not in ("invalid_result", "unsupported") or r.get("value") is not None]
-print("FAIL: not invalid_result under --inject-fault:", bad) if bad else None
-sys.exit(bool(bad) or len(res) < 40)
-PY
 # The tuned rung's cache: a search, then the cached winner, then --retune searches again.
 for want in search cache search; do
     extra=; [ "$want$seen" = searchyes ] && extra=--retune
