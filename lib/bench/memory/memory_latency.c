@@ -496,7 +496,10 @@ static void add_levels(clb_ctx *c, clb_result *res, const chase_sweep *lat, cons
     clb_plateau p[16];
     size_t np = clb_find_plateaus(lat->x, lat->ns_min, lat->n, 0.12, 0.25, p, 16);
     np = clb_cache_levels(p, clb_plateaus_monotonic(p, np, 1), 1.5);
-    int dram_plateau = np > 0 && p[np - 1].last == lat->n - 1;
+    /* The last plateau is memory when the curve gets no slower after it: it reaches the sweep's
+     * end, or only points as slow as itself follow (one noisy last point breaks no plateau). */
+    int dram_plateau = np > 0 && (p[np - 1].last + 2 >= lat->n ||
+                                  p[np - 1].level >= 0.7 * lat->ns_min[lat->n - 1]);
     size_t ncache = dram_plateau ? np - 1 : np;
     cJSON *levels = cJSON_CreateArray();
     int agrees = 0;
