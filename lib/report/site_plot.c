@@ -1,0 +1,199 @@
+/* A row's history on one device as a small inline SVG (one of the device page's small
+ * multiples): the measured values over time as a line with a dot per run, the runs' spread as
+ * a band, runs that measured nothing as red marks on the baseline (no number: their status),
+ * the y range and the first and last run labelled. Hover text per run: time, value, spread.
+ * Built here rather than by clb_svg_plot (svg.c) because it needs the band, the failed runs and
+ * a tenth of the markup, at 10,000 pages of 200 plots. */
+#include "report/site_int.h"
+
+#include <math.h>
+
+enum { W = 300, H = 120, L = 6, R = 6, T = 16, B = 28 };
+
+typedef struct frame {
+    int64_t t0, t1;
+    double y0, y1;
+    size_t n;
+} frame;
+
+static double lo_of(const clb_site_point *p)
+{
+    return isfinite(p->lo) ? fmin(p->lo, p->value) : p->value;
+}
+
+static double hi_of(const clb_site_point *p)
+{
+    return isfinite(p->hi) ? fmax(p->hi, p->value) : p->value;
+}
+
+static int measured(const clb_site_point *p)
+{
+    return site_ok(p->status) && isfinite(p->value);
+}
+
+/* The ranges of time (every run) and of value (measured runs with their spread); 0 when no run
+ * measured a number. */
+static int frame_of(const clb_site_row *r, frame *fr)
+{
+    fr->t0 = INT64_MAX;
+    fr->t1 = INT64_MIN;
+    fr->y0 = INFINITY;
+    fr->y1 = -INFINITY;
+    fr->n = r->npoints;
+    for (size_t i = 0; i < r->npoints; i++) {
+        const clb_site_point *p = &r->points[i];
+        fr->t0 = p->time < fr->t0 ? p->time : fr->t0;
+        fr->t1 = p->time > fr->t1 ? p->time : fr->t1;
+        if (!measured(p))
+            continue;
+        fr->y0 = fmin(fr->y0, lo_of(p));
+        fr->y1 = fmax(fr->y1, hi_of(p));
+    }
+    if (!isfinite(fr->y0) || !isfinite(fr->y1) || !isfinite(fr->y1 - fr->y0))
+        return 0;
+    double pad = fr->y1 > fr->y0 ? 0.08 * (fr->y1 - fr->y0) : fmax(fabs(fr->y0) * 0.01, 1e-9);
+    fr->y0 -= pad;
+    fr->y1 += pad;
+    return 1;
+}
+
+/* x of run i: by time; evenly spaced when the runs share one time. */
+static double px(const frame *fr, const clb_site_row *r, size_t i)
+{
+    double span = (double)(fr->t1 - fr->t0);
+    if (span > 0)
+        return L + (double)(r->points[i].time - fr->t0) / span * (W - L - R);
+    return fr->n > 1 ? L + (double)i / (double)(fr->n - 1) * (W - L - R) : W / 2.0;
+}
+
+static double py(const frame *fr, double y)
+{
+    return H - B - (y - fr->y0) / (fr->y1 - fr->y0) * (H - T - B);
+}
+
+/* The band: along the upper edges of the measured runs, back along the lower ones. */
+static void band(FILE *f, const frame *fr, const clb_site_row *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->npoints; i++)
+        any |= measured(&r->points[i]) && (isfinite(r->points[i].lo) || isfinite(r->points[i].hi));
+    if (!any)
+        return;
+    fputs("<path class=\"b\" d=\"", f);
+    char cmd = 'M';
+    for (size_t i = 0; i < r->npoints; i++)
+        if (measured(&r->points[i])) {
+            fprintf(f, "%c%.1f %.1f", cmd, px(fr, r, i), py(fr, hi_of(&r->points[i])));
+            cmd = 'L';
+        }
+    for (size_t i = r->npoints; i-- > 0;)
+        if (measured(&r->points[i]))
+            fprintf(f, "L%.1f %.1f", px(fr, r, i), py(fr, lo_of(&r->points[i])));
+    fputs("Z\"/>", f);
+}
+
+static void run_title(FILE *f, const clb_site_row *r, size_t i)
+{
+    const clb_site_point *p = &r->points[i];
+    char t[32], v[40], lo[40], hi[40];
+    site_time(t, sizeof t, p->time);
+    fprintf(f, "<title>%s: ", t);
+    if (!measured(p)) {
+        html_puts(f, *site_s(p->status) ? p->status : "no value");
+    } else {
+        site_num(v, sizeof v, p->value);
+        fputs(v, f);
+        fputs(" ", f);
+        html_puts(f, r->unit);
+        if (isfinite(p->lo) || isfinite(p->hi)) {
+            site_num(lo, sizeof lo, p->lo);
+            site_num(hi, sizeof hi, p->hi);
+            fprintf(f, " [%s, %s]", lo, hi);
+        }
+    }
+    fputs("</title>", f);
+}
+
+static void runs(FILE *f, const frame *fr, const clb_site_row *r)
+{
+    fputs("<polyline class=\"l\" points=\"", f);
+    for (size_t i = 0; i < r->npoints; i++)
+        if (measured(&r->points[i]))
+            fprintf(f, "%.1f,%.1f ", px(fr, r, i), py(fr, r->points[i].value));
+    fputs("\"/>\n", f);
+    for (size_t i = 0; i < r->npoints; i++) {
+        int ok = measured(&r->points[i]);
+        fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\">", ok ? "p" : "x",
+                px(fr, r, i), ok ? py(fr, r->points[i].value) : (double)(H - B), ok ? "2.2" : "3");
+        run_title(f, r, i);
+        fputs("</circle>", f);
+    }
+}
+
+/* The y range at the left (top and bottom of the frame), the first and last run's dates below. */
+static void labels(FILE *f, const frame *fr, const clb_site_row *r)
+{
+    char a[40], b[40];
+    site_num(a, sizeof a, fr->y1);
+    site_num(b, sizeof b, fr->y0);
+    fprintf(f, "\n<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\">%s</text>", L, T - 4, a, L,
+            H - B + 11, b);
+    site_time(a, sizeof a, r->points[0].time);
+    site_time(b, sizeof b, r->points[r->npoints - 1].time);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
+            L, H - 3, a, W - R, H - 3, b);
+}
+
+/* "last 4640 GB/s (2026-11-25 18:00), 10 runs, 1 not measured". */
+static void summary(FILE *f, const clb_site_row *r)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < r->npoints; i++)
+        bad += !measured(&r->points[i]);
+    fputs("<p>", f);
+    if (r->npoints) {
+        const clb_site_point *p = &r->points[r->npoints - 1];
+        char t[32], v[40];
+        site_time(t, sizeof t, p->time);
+        fputs("last ", f);
+        if (measured(p)) {
+            site_num(v, sizeof v, p->value);
+            fprintf(f, "%s ", v);
+            html_puts(f, r->unit);
+        } else {
+            rep_html_status(f, *site_s(p->status) ? p->status : "no value", NULL);
+        }
+        fprintf(f, " (%s), ", t);
+    }
+    fprintf(f, "%zu run%s", r->npoints, r->npoints == 1 ? "" : "s");
+    if (bad)
+        fprintf(f, ", %zu not measured", bad);
+    fputs("</p>", f);
+}
+
+void site_history(FILE *f, const clb_site_row *r)
+{
+    frame fr;
+    fputs("<figure><figcaption>", f);
+    html_puts(f, *site_s(r->name) ? r->name : "(unnamed row)");
+    if (r->unit && *r->unit) {
+        fputs(" (", f);
+        html_puts(f, r->unit);
+        fputs(")", f);
+    }
+    fprintf(f, "</figcaption>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"h\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" role=\"img\"><title>", W, H, W, H);
+    html_puts(f, r->name);
+    fprintf(f, "</title><rect class=\"f\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", L, T, W - L - R,
+            H - T - B);
+    if (r->npoints && frame_of(r, &fr)) {
+        band(f, &fr, r);
+        runs(f, &fr, r);
+        labels(f, &fr, r);
+    } else {
+        fprintf(f, "<text x=\"%d\" y=\"%d\">no measured run</text>", L + 4, H / 2);
+    }
+    fputs("</svg>", f);
+    summary(f, r);
+    fputs("</figure>\n", f);
+}
