@@ -224,6 +224,23 @@ static void check_model_page(const char *dir)
     free(s);
 }
 
+/* A run that failed shows its status, never its number: gpu1's compute.fp32.fma, run 4. */
+static void check_device_page(const char *dir)
+{
+    char path[4200], slug[CLB_SITE_SLUG_MAX];
+    clb_site_slug("gpu1@nodeA", slug, sizeof slug);
+    snprintf(path, sizeof path, "%s/device/%s.html", dir, slug);
+    char *s = slurp(path);
+    EXPECT(s != NULL, "no device page %s", path);
+    if (!s)
+        return;
+    const char *row = strstr(s, "<figcaption>compute.fp32.fma");
+    const char *end = row ? strstr(row, "</figure>") : NULL, *run = row ? strstr(row, "2026-11-20 11:06: ") : NULL;
+    EXPECT(run && run < end && strncmp(run + 18, "timeout</title>", 15) == 0, "the failed run is not shown as its status");
+    EXPECT(row && strstr(row, "1 not measured"), "the failed run is not counted");
+    free(s);
+}
+
 static void check_site(void)
 {
     char tmp[] = "/tmp/clb-site-XXXXXX", dir[4096], file[4200], link[4200];
@@ -238,6 +255,7 @@ static void check_site(void)
     EXPECT(count_files(dir, "model") == 5, "%zu model pages", count_files(dir, "model"));
     EXPECT(count_files(dir, "") == 4, "%zu entries in the site", count_files(dir, ""));
     check_model_page(dir);
+    check_device_page(dir);
     EXPECT(clb_site_write(dir, &m, &d) == CLB_OK, "again over itself: %s", d.msg);
 
     /* A file in the site's place is refused and left as it was. */

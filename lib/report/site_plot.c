@@ -16,6 +16,34 @@ typedef struct frame {
     size_t n;
 } frame;
 
+/* x as a coordinate with one decimal ("123.4"), without printf's floating-point conversion: a
+ * device page holds thousands of them. x is within the plot (a few hundred pixels). */
+static void coord(FILE *f, double x)
+{
+    char buf[24], *p = buf + sizeof buf;
+    long v = lround(fmin(fmax(x, -1e6), 1e6) * 10);
+    int neg = v < 0;
+    unsigned long u = (unsigned long)(neg ? -v : v);
+    *--p = (char)('0' + u % 10);
+    *--p = '.';
+    u /= 10;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (neg)
+        *--p = '-';
+    fwrite(p, 1, (size_t)(buf + sizeof buf - p), f);
+}
+
+/* "x y" of a point, after sep. */
+static void xy(FILE *f, char sep, double x, double y, char between)
+{
+    fputc(sep, f);
+    coord(f, x);
+    fputc(between, f);
+    coord(f, y);
+}
+
 static double lo_of(const clb_site_point *p)
 {
     return isfinite(p->lo) ? fmin(p->lo, p->value) : p->value;
@@ -83,12 +111,12 @@ static void band(FILE *f, const frame *fr, const clb_site_row *r)
     char cmd = 'M';
     for (size_t i = 0; i < r->npoints; i++)
         if (measured(&r->points[i])) {
-            fprintf(f, "%c%.1f %.1f", cmd, px(fr, r, i), py(fr, hi_of(&r->points[i])));
+            xy(f, cmd, px(fr, r, i), py(fr, hi_of(&r->points[i])), ' ');
             cmd = 'L';
         }
     for (size_t i = r->npoints; i-- > 0;)
         if (measured(&r->points[i]))
-            fprintf(f, "L%.1f %.1f", px(fr, r, i), py(fr, lo_of(&r->points[i])));
+            xy(f, 'L', px(fr, r, i), py(fr, lo_of(&r->points[i])), ' ');
     fputs("Z\"/>", f);
 }
 
@@ -116,15 +144,21 @@ static void run_title(FILE *f, const clb_site_row *r, size_t i)
 
 static void runs(FILE *f, const frame *fr, const clb_site_row *r)
 {
-    fputs("<polyline class=\"l\" points=\"", f);
+    char sep = '"';
+    fputs("<polyline class=\"l\" points=", f);
     for (size_t i = 0; i < r->npoints; i++)
-        if (measured(&r->points[i]))
-            fprintf(f, "%.1f,%.1f ", px(fr, r, i), py(fr, r->points[i].value));
-    fputs("\"/>\n", f);
+        if (measured(&r->points[i])) {
+            xy(f, sep, px(fr, r, i), py(fr, r->points[i].value), ',');
+            sep = ' ';
+        }
+    fputs(sep == '"' ? "\"\"/>\n" : "\"/>\n", f);
     for (size_t i = 0; i < r->npoints; i++) {
         int ok = measured(&r->points[i]);
-        fprintf(f, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\">", ok ? "p" : "x",
-                px(fr, r, i), ok ? py(fr, r->points[i].value) : (double)(H - B), ok ? "2.2" : "3");
+        fputs(ok ? "<circle r=\"2.2\" cx=\"" : "<circle class=\"x\" r=\"3\" cx=\"", f);
+        coord(f, px(fr, r, i));
+        fputs("\" cy=\"", f);
+        coord(f, ok ? py(fr, r->points[i].value) : (double)(H - B));
+        fputs("\">", f);
         run_title(f, r, i);
         fputs("</circle>", f);
     }
@@ -181,11 +215,10 @@ void site_history(FILE *f, const clb_site_row *r)
         html_puts(f, r->unit);
         fputs(")", f);
     }
-    fprintf(f, "</figcaption>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"h\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" role=\"img\"><title>", W, H, W, H);
+    /* Inline SVG in HTML needs no namespace; the size is the page's CSS (svg.h). */
+    fprintf(f, "</figcaption>\n<svg class=\"h\" viewBox=\"0 0 %d %d\"><title>", W, H);
     html_puts(f, r->name);
-    fprintf(f, "</title><rect class=\"f\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", L, T, W - L - R,
-            H - T - B);
+    fputs("</title>", f);
     if (r->npoints && frame_of(r, &fr)) {
         band(f, &fr, r);
         runs(f, &fr, r);

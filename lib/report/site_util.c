@@ -156,9 +156,9 @@ static const char css[] =
     ".st-bad{background:#f9d6d6;color:#9b1c1c}"
     ".grid{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;width:300px}"
     "figcaption{font-size:12px;font-weight:600;overflow-wrap:anywhere}figure p{margin:2px 0;font-size:11px;color:#444}"
-    "svg.h{background:#fff;border:1px solid #ddd}svg.h text{font-size:10px;fill:#444}"
+    "svg.h{width:300px;height:120px;background:#fff;border:1px solid #ddd}svg.h text{font-size:10px;fill:#444}"
     "svg.h .b{fill:#1f77b4;fill-opacity:.18;stroke:none}svg.h .l{fill:none;stroke:#1f77b4;stroke-width:1.5}"
-    "svg.h .p{fill:#1f77b4}svg.h .x{fill:#d62728}svg.h .f{fill:none;stroke:#ccc}";
+    "svg.h circle{fill:#1f77b4}svg.h circle.x{fill:#d62728}";
 
 void site_head(FILE *f, const char *title, const char *up)
 {
