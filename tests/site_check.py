@@ -9,7 +9,7 @@ usage: site_check.py ROOT SITE DEVICES MODELS [FIELD...]
 
 Fails (exit 1, one line per finding) when a page is not well-formed (an end tag that closes
 nothing open, an element left open, no doctype, title or h1), a file name is not a safe slug, a
-temporary file is left, a link is absolute, leaves the site or names no file, a page is not
+temporary file is left, a page is not valid UTF-8, a link is absolute, leaves the site or names no file, a page is not
 linked from anywhere (an orphan), a page carries an element or attribute that runs or loads
 anything (script, img, iframe, object, embed, link, on*= attributes, src=), or a field's payload
 is not found as text.
@@ -101,7 +101,12 @@ def main():
             fail("no", top)
     linked, seen = set(), set()
     for rel, path in sorted(pages.items()):
-        text = open(path, encoding="utf-8").read()  # invalid UTF-8 fails here
+        raw = open(path, "rb").read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            fail(rel, "is not valid UTF-8:", e)
+            text = raw.decode("utf-8", "replace")
         p = Page(rel)
         p.feed(text)
         p.close()
