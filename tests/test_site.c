@@ -113,6 +113,7 @@ static clb_site_model hostile_model(void)
     for (size_t i = 0; i < NRUN; i++)        /* a row without a measured run */
         pts[8][1][i].status = "invalid_result";
     pts[8][2][5].lo = pts[8][2][5].hi = NAN; /* a run without its spread */
+    pts[8][2][7].value = NAN;                /* "ok" without a number */
     devs[8].nrows = 3;
     scores[0] = (clb_site_score){"nodeA", "H200", "gpu0@nodeA", "base", "ok", NULL, 12.5, 11.0, T0};
     scores[1] = (clb_site_score){"nodeA", "H200", "gpu1@nodeA", "-O3", NULL, NULL, 11.0, 10.0, T0};
@@ -239,6 +240,22 @@ static void check_device_page(const char *dir)
     EXPECT(run && run < end && strncmp(run + 18, "timeout</title>", 15) == 0, "the failed run is not shown as its status");
     EXPECT(row && strstr(row, "1 not measured"), "the failed run is not counted");
     free(s);
+    clb_site_slug("..", slug, sizeof slug);
+    snprintf(path, sizeof path, "%s/device/%s.html", dir, slug);
+    s = slurp(path);
+    EXPECT(s && strstr(s, "2026-11-21 23:06: no value</title>"), "an ok run without a number is not \"no value\"");
+    free(s);
+}
+
+/* No device, no score: an index and an empty scores page. */
+static void check_empty(const char *tmp)
+{
+    char dir[4096];
+    clb_diag d;
+    clb_site_model m = {NULL, 0, NULL, 0, NULL, 0};
+    snprintf(dir, sizeof dir, "%s/empty", tmp);
+    EXPECT(clb_site_write(dir, &m, &d) == CLB_OK, "%s", d.msg);
+    CHECK(count_files(dir, "") == 4 && count_files(dir, "device") == 0 && count_files(dir, "model") == 0);
 }
 
 static void check_site(void)
@@ -256,6 +273,7 @@ static void check_site(void)
     EXPECT(count_files(dir, "") == 4, "%zu entries in the site", count_files(dir, ""));
     check_model_page(dir);
     check_device_page(dir);
+    check_empty(tmp);
     EXPECT(clb_site_write(dir, &m, &d) == CLB_OK, "again over itself: %s", d.msg);
 
     /* A file in the site's place is refused and left as it was. */

@@ -34,6 +34,8 @@ typedef struct site_ctx {
 /* lib/report/site_util.c */
 const char *site_s(const char *s);    /* s, or "" for NULL */
 int site_ok(const char *status);      /* NULL or "ok" */
+/* What a run without a measured number shows: its status, "no value" for an "ok" without one. */
+const char *site_unmeasured(const clb_site_point *p);
 void site_num(char *buf, size_t n, double v);
 void site_time(char *buf, size_t n, int64_t t);
 double site_median(double *x, size_t n); /* sorts x; NaN when n == 0 */

@@ -96,7 +96,7 @@ static void entry_row(FILE *f, const site_ctx *c, const entry *e)
             fputs("<td class=\"num\">-</td>", f);
     } else {
         fputs("<td>", f);
-        rep_html_status(f, !e->last ? "no run" : *site_s(e->last->status) ? e->last->status : "no value", NULL);
+        rep_html_status(f, e->last ? site_unmeasured(e->last) : "no run", NULL);
         fputs("</td><td class=\"num\">-</td>", f);
     }
     site_time(t, sizeof t, e->last ? e->last->time : 0);

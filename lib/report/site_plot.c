@@ -127,7 +127,7 @@ static void run_title(FILE *f, const clb_site_row *r, size_t i)
     site_time(t, sizeof t, p->time);
     fprintf(f, "<title>%s: ", t);
     if (!measured(p)) {
-        html_puts(f, *site_s(p->status) ? p->status : "no value");
+        html_puts(f, site_unmeasured(p));
     } else {
         site_num(v, sizeof v, p->value);
         fputs(v, f);
@@ -195,7 +195,7 @@ static void summary(FILE *f, const clb_site_row *r)
             fprintf(f, "%s ", v);
             html_puts(f, r->unit);
         } else {
-            rep_html_status(f, *site_s(p->status) ? p->status : "no value", NULL);
+            rep_html_status(f, site_unmeasured(p), NULL);
         }
         fprintf(f, " (%s), ", t);
     }

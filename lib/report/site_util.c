@@ -20,6 +20,11 @@ int site_ok(const char *status)
     return !status || strcmp(status, "ok") == 0;
 }
 
+const char *site_unmeasured(const clb_site_point *p)
+{
+    return site_ok(p->status) || !*p->status ? "no value" : p->status;
+}
+
 /* Large values without an exponent (4640 GB/s, not 4.64e+03), small ones with 4 digits. */
 void site_num(char *buf, size_t n, double v)
 {
