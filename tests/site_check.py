@@ -9,7 +9,7 @@ usage: site_check.py ROOT SITE DEVICES MODELS [FIELD...]
 
 Fails (exit 1, one line per finding) when a page is not well-formed (an end tag that closes
 nothing open, an element left open, no doctype, title or h1), a file name is not a safe slug, a
-temporary file is left, a page is not valid UTF-8, a link is absolute, leaves the site or names no file, a page is not
+temporary file is left, a page is not valid UTF-8, a link is absolute, leaves the site or names no file (or no anchor of its page), a page is not
 linked from anywhere (an orphan), a page carries an element or attribute that runs or loads
 anything (script, img, iframe, object, embed, link, on*= attributes, src=), or a field's payload
 is not found as text.
@@ -41,6 +41,7 @@ class Page(html.parser.HTMLParser):
     def __init__(self, name):
         super().__init__(convert_charrefs=True)
         self.name, self.stack, self.links, self.text, self.tags = name, [], [], [], set()
+        self.ids = set()
         self.doctype = False
 
     def handle_decl(self, decl):
@@ -55,6 +56,8 @@ class Page(html.parser.HTMLParser):
                 fail(self.name, "<%s> carries the attribute %s" % (tag, k))
             if k == "href":
                 self.links.append(v or "")
+            if k == "id":
+                self.ids.add(v)
             if k == "style":
                 fail(self.name, "<%s> carries an inline style attribute" % tag)
         if tag not in VOID:
@@ -115,6 +118,10 @@ def main():
         if not p.doctype or "title" not in p.tags or "h1" not in p.tags:
             fail(rel, "lacks the doctype, a title or an h1")
         for href in p.links:
+            if href.startswith("#"):
+                if href[1:] not in p.ids:
+                    fail(rel, "link to an anchor not on the page:", href)
+                continue
             u = urllib.parse.urlsplit(href)
             if u.scheme or u.netloc or href.startswith("/") or not u.path:
                 fail(rel, "link not relative to the site:", href)

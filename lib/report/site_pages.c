@@ -140,7 +140,8 @@ static void index_models(FILE *f, const site_ctx *c)
         site_link(f, "", "model", gr->slug, gr->model);
         fputs("</td>", f);
         site_td(f, c->m->devices[c->order[gr->first]].vendor);
-        fprintf(f, "<td class=\"num\">%zu</td></tr>\n", gr->count);
+        /* In a fleet's long table, the count jumps to the model's devices. */
+        fprintf(f, "<td class=\"num\"><a href=\"#m-%s\">%zu</a></td></tr>\n", gr->slug, gr->count);
     }
     fputs("</table>\n", f);
 }
@@ -175,7 +176,7 @@ static void index_devices(FILE *f, const site_ctx *c)
     fputs("</tr></thead>\n", f);
     for (size_t g = 0; g < c->ngroups; g++) {
         const site_group *gr = &c->groups[g];
-        fprintf(f, "<tbody><tr><th colspan=\"%zu\">", 4 + c->nceil);
+        fprintf(f, "<tbody id=\"m-%s\"><tr><th colspan=\"%zu\">", gr->slug, 4 + c->nceil);
         site_link(f, "", "model", gr->slug, gr->model);
         fprintf(f, " (%zu)</th></tr>\n", gr->count);
         for (size_t i = 0; i < gr->count; i++)
