@@ -114,7 +114,11 @@ static clb_site_model hostile_model(void)
         pts[8][1][i].status = "invalid_result";
     pts[8][2][5].lo = pts[8][2][5].hi = NAN; /* a run without its spread */
     pts[8][2][7].value = NAN;                /* "ok" without a number */
-    devs[8].nrows = 3;
+    /* The extremes: times at both ends of int64, values at both ends of a double. */
+    pts[8][3][0] = (clb_site_point){INT64_MIN, -1e308, -1.7e308, 1e308, "ok"};
+    pts[8][3][1] = (clb_site_point){INT64_MAX, 1e308, NAN, INFINITY, "ok"};
+    rows[8][3].npoints = 2;
+    pts[8][2][0].time = INT64_MIN; /* one time far away: the others crowd at the right */
     scores[0] = (clb_site_score){"nodeA", "H200", "gpu0@nodeA", "base", "ok", NULL, 12.5, 11.0, T0};
     scores[1] = (clb_site_score){"nodeA", "H200", "gpu1@nodeA", "-O3", NULL, NULL, 11.0, 10.0, T0};
     scores[2] = (clb_site_score){evil("m", "score.machine"), evil("d", "score.device"), devs[4].key,
@@ -244,6 +248,7 @@ static void check_device_page(const char *dir)
     snprintf(path, sizeof path, "%s/device/%s.html", dir, slug);
     s = slurp(path);
     EXPECT(s && strstr(s, "2026-11-21 23:06: no value</title>"), "an ok run without a number is not \"no value\"");
+    EXPECT(s && strstr(s, ">values beyond the plottable range</text>"), "values at a double's ends plotted");
     free(s);
 }
 

@@ -164,6 +164,8 @@ clb_error clb_site_write(const char *dir, const clb_site_model *m, clb_diag *d)
 {
     site_ctx c = {.m = m, .dir = dir};
     clb_diag_clear(d);
+    if (!m)
+        return clb_diag_set(d, CLB_ERR_USAGE, "no model to write a site from");
     if (make_dirs(dir, d) != CLB_OK)
         return d->err;
     if (build(&c) != CLB_OK)

@@ -60,9 +60,10 @@ static int measured(const clb_site_point *p)
 }
 
 /* The ranges of time (every run) and of value (measured runs with their spread); 0 when no run
- * measured a number. */
+ * measured a number, -1 when the values span more than a double can (1e308 and -1e308). */
 static int frame_of(const clb_site_row *r, frame *fr)
 {
+    int any = 0;
     fr->t0 = INT64_MAX;
     fr->t1 = INT64_MIN;
     fr->y0 = INFINITY;
@@ -74,23 +75,24 @@ static int frame_of(const clb_site_row *r, frame *fr)
         fr->t1 = p->time > fr->t1 ? p->time : fr->t1;
         if (!measured(p))
             continue;
+        any = 1;
         fr->y0 = fmin(fr->y0, lo_of(p));
         fr->y1 = fmax(fr->y1, hi_of(p));
     }
-    if (!isfinite(fr->y0) || !isfinite(fr->y1) || !isfinite(fr->y1 - fr->y0))
+    if (!any)
         return 0;
     double pad = fr->y1 > fr->y0 ? 0.08 * (fr->y1 - fr->y0) : fmax(fabs(fr->y0) * 0.01, 1e-9);
     fr->y0 -= pad;
     fr->y1 += pad;
-    return 1;
+    return isfinite(fr->y0) && isfinite(fr->y1) && isfinite(fr->y1 - fr->y0) && fr->y1 > fr->y0 ? 1 : -1;
 }
 
 /* x of run i: by time; evenly spaced when the runs share one time. */
 static double px(const frame *fr, const clb_site_row *r, size_t i)
 {
-    double span = (double)(fr->t1 - fr->t0);
+    double span = (double)fr->t1 - (double)fr->t0; /* in doubles: any two int64 times */
     if (span > 0)
-        return L + (double)(r->points[i].time - fr->t0) / span * (W - L - R);
+        return L + ((double)r->points[i].time - (double)fr->t0) / span * (W - L - R);
     return fr->n > 1 ? L + (double)i / (double)(fr->n - 1) * (W - L - R) : W / 2.0;
 }
 
@@ -219,12 +221,14 @@ void site_history(FILE *f, const clb_site_row *r)
     fprintf(f, "</figcaption>\n<svg class=\"h\" viewBox=\"0 0 %d %d\"><title>", W, H);
     html_puts(f, r->name);
     fputs("</title>", f);
-    if (r->npoints && frame_of(r, &fr)) {
+    int plotted = frame_of(r, &fr);
+    if (plotted > 0) {
         band(f, &fr, r);
         runs(f, &fr, r);
         labels(f, &fr, r);
     } else {
-        fprintf(f, "<text x=\"%d\" y=\"%d\">no measured run</text>", L + 4, H / 2);
+        fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>", L + 4, H / 2,
+                plotted ? "values beyond the plottable range" : "no measured run");
     }
     fputs("</svg>", f);
     summary(f, r);
