@@ -68,9 +68,11 @@ typedef struct clb_site_model {
 /* Writes the site into dir (created when absent, its parent must exist): index.html,
  * scores.html, device/SLUG.html per device, model/SLUG.html per model. Each page appears whole
  * or not at all (clb_output); the index comes last, so it links only to pages written. Nothing
- * is written outside dir. CLB_ERR_USAGE when dir (or its device/ or model/ folder, or a page's
- * path) exists and is not a directory (a file), or is a symbolic link; CLB_ERR_IO when a page
- * cannot be written; CLB_ERR_NOMEM. */
+ * is written outside dir. CLB_ERR_USAGE (nothing written) when m is NULL or dir exists and is
+ * not a directory (a link to one is followed); CLB_ERR_USAGE also when device/ or model/ is not
+ * a real directory (a symbolic link is refused) or a page's path exists and is not a regular
+ * file (a planted link, a FIFO); CLB_ERR_IO when a folder or page cannot be written;
+ * CLB_ERR_NOMEM. d->msg names the path. */
 clb_error clb_site_write(const char *dir, const clb_site_model *m, clb_diag *d);
 
 /* The file name stem of key (a device key or a model name): at most 40 of its characters
