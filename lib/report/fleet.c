@@ -11,6 +11,8 @@
  * whole check (same_device_pairs). */
 #include "report/report.h"
 
+#include "judge/fleet_compare.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,23 +22,6 @@ typedef struct fdev {
     char label[192];
     const char *name, *driver;
 } fdev;
-
-typedef struct sample {
-    size_t dev;
-    double v, cv, n;
-} sample;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *x, size_t n)
-{
-    qsort(x, n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 /* "node3 rank 5 dev 0:1" from the entry (MPI runs add node and rank) or the file's host. */
 static void label_of(const cJSON *doc, const cJSON *dev, const char *file, fdev *out)
@@ -144,73 +129,54 @@ static const cJSON *find_next(const cJSON *dev, const char *rname, const cJSON *
     return r;
 }
 
-/* Judges one result name over the devices idx[0..n) of one kind; returns the flags printed.
- * next[i]: where device idx[i]'s lookup starts (find_next). */
+/* Judges one result name over the devices idx[0..n) of one kind (clb_fleet_compare, shared
+ * with the store's fleet-check); returns the flags printed. next[i]: where device idx[i]'s
+ * lookup starts (find_next). */
 static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, const char *rname,
                     const clb_fleet_opts *o, size_t *not_judged, const cJSON **next)
 {
-    sample *s = malloc(n * sizeof *s);
-    double *tmp = malloc(n * sizeof *tmp);
-    size_t k = 0, flags = 0;
-    int higher = 1;
-    if (!s || !tmp)
+    double *v = malloc(4 * n * sizeof *v);
+    clb_fleet_dev *out = malloc(n * sizeof *out);
+    clb_fleet_values in = {v, v + n, v + 2 * n, n, 1};
+    clb_fleet_row row;
+    if (!v || !out)
         goto cleanup;
     for (size_t i = 0; i < n; i++) {
         rj_result x;
         const cJSON *r = find_next(devs[idx[i]].dev, rname, &next[i]);
+        v[i] = v[n + i] = v[2 * n + i] = NAN;
         if (!r)
             continue;
         rj_result_read(r, &x);
         if (strcmp(x.status, "ok") != 0 || !x.has_value || !isfinite(x.value))
             continue;
-        higher = !x.better || strcmp(x.better, "lower") != 0;
-        s[k++] = (sample){idx[i], x.value, x.has_stats && isfinite(x.cv) ? x.cv : 0,
-                          x.has_stats && x.n >= 1 ? x.n : 1};
+        in.higher_better = !x.better || strcmp(x.better, "lower") != 0;
+        v[i] = x.value;
+        v[n + i] = x.has_stats ? x.cv : NAN;
+        v[2 * n + i] = x.has_stats ? x.n : NAN;
     }
-    if (k < 2)
-        goto cleanup; /* no peer to compare with */
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = s[i].v;
-    double m = median_of(tmp, k);
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = fabs(s[i].v - m);
-    double mad = median_of(tmp, k);
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = s[i].cv;
-    double cv = median_of(tmp, k);
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = s[i].n;
-    double reps = median_of(tmp, k);
-    /* The noise of one device's median of `reps` samples: its standard error, 1.2533 cv / sqrt(n). */
-    double se = 1.2533 * cv / sqrt(reps);
-    if (cv > o->max_cv) {
+    clb_fleet_compare(&in, o, v + 3 * n, &row, out);
+    if (row.outcome == CLB_FLEET_TOO_NOISY) {
         (*not_judged)++;
         if (o->verbose)
             fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rep_term(rname),
-                    100 * cv, 100 * o->max_cv);
-        goto cleanup;
+                    100 * row.cv, 100 * o->max_cv);
     }
-    /* Two devices have no median to stand apart from: the worse one is flagged when the gap is
-     * beyond the threshold and beyond min_z of their own noise. */
-    double scale = k == 2 ? fabs(m) * fmax(se, 1e-9) * sqrt(2.0) : fmax(1.4826 * mad, fabs(m) * se);
-    double ref = k == 2 ? (higher ? fmax(s[0].v, s[1].v) : fmin(s[0].v, s[1].v)) : m;
-    for (size_t i = 0; i < k && ref != 0 && scale > 0; i++) {
-        double rel = (s[i].v - ref) / fabs(ref), z = (s[i].v - ref) / scale;
-        double worse = higher ? -rel : rel;
-        if (worse >= o->min_rel && fabs(z) >= o->min_z) {
-            char v[32], med[32];
-            rj_fmt(v, sizeof v, s[i].v);
-            rj_fmt(med, sizeof med, ref);
-            fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n",
-                    rep_term(devs[s[i].dev].label), rep_term(rname), v, 100 * fabs(rel), rel < 0 ? "below" : "above",
-                    k == 2 ? "its peer's" : "the fleet median", med, z, k);
-            flags++;
-        }
+    for (size_t i = 0; i < n && row.flags; i++) {
+        if (!out[i].flagged)
+            continue;
+        char val[32], med[32];
+        rj_fmt(val, sizeof val, v[i]);
+        rj_fmt(med, sizeof med, row.ref);
+        fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n",
+                rep_term(devs[idx[i]].label), rep_term(rname), val, 100 * fabs(out[i].rel),
+                out[i].rel < 0 ? "below" : "above", row.k == 2 ? "its peer's" : "the fleet median", med,
+                out[i].z, row.k);
     }
 cleanup:
-    free(s);
-    free(tmp);
-    return flags;
+    free(v);
+    free(out);
+    return v && out ? row.flags : 0;
 }
 
 /* Every result name of the first device of a kind that the others may share. */
