@@ -3,7 +3,8 @@
  * outlying run is no move, slow drift beyond and within the floor, too few runs, unknown
  * spreads, the noise floor from the runs' own spread. And the fleet comparison on plain arrays
  * (lib/judge/fleet_compare.c) that fleet-check from files and from the store share.
- * `test_drift --bench N` times N series of 10 runs (ns per series). */
+ * `test_drift --bench N` times N series of 10 runs (ns per series); `test_drift --series FILE
+ * DEVICES ROWS RUNS SAMPLES` runs the test over a simulated fleet's every history. */
 #include "judge/drift.h"
 #include "judge/fleet_compare.h"
 
@@ -301,10 +302,55 @@ static int bench(long count)
     return 0;
 }
 
+/* The drift test over every history of a simulated fleet (peers/fleet_sim.py --series: float64
+ * medians in the order run, device, row, then each row's cv): one line per move, "moved DEVICE
+ * ROW SPLIT RATIO TREND", and the time on stderr. */
+static int series(const char *path, size_t nd, size_t nr, size_t nt, int k)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cells = nd * nr * nt;
+    double *all = malloc((cells + nr) * sizeof *all), v[64], cv[64];
+    int ns[64];
+    clb_drift_work *w = clb_drift_work_new(nt);
+    if (!f || !all || !w || nt > 64 || fread(all, sizeof *all, cells + nr, f) != cells + nr) {
+        fprintf(stderr, "test_drift: cannot read %zu x %zu x %zu medians and %zu spreads from %s\n", nt, nd, nr,
+                nr, path);
+        return 2;
+    }
+    fclose(f);
+    clb_drift_opts o;
+    clb_drift_opts_default(&o);
+    struct timespec a, b;
+    size_t moved = 0, few = 0;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (size_t d = 0; d < nd; d++)
+        for (size_t r = 0; r < nr; r++) {
+            for (size_t t = 0; t < nt; t++)
+                v[t] = all[(t * nd + d) * nr + r], cv[t] = all[cells + r], ns[t] = k;
+            clb_drift_series s = {v, cv, ns, NULL, nt};
+            clb_drift_result res;
+            int verdict = clb_drift_test(&s, &o, w, &res);
+            few += verdict == CLB_DRIFT_TOO_FEW;
+            if (verdict == CLB_DRIFT_MOVED) {
+                printf("moved %zu %zu %zu %.4f %d\n", d, r, res.split, res.ratio, res.trend);
+                moved++;
+            }
+        }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double sec = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    fprintf(stderr, "%zu series of %zu runs: %.3f s (%.0f ns per series, gathering included); %zu moved, %zu too few\n",
+            nd * nr, nt, sec, 1e9 * sec / (double)(nd * nr), moved, few);
+    free(all);
+    clb_drift_work_free(w);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--bench") == 0)
         return bench(atol(argv[2]));
+    if (argc == 7 && strcmp(argv[1], "--series") == 0)
+        return series(argv[2], (size_t)atol(argv[3]), (size_t)atol(argv[4]), (size_t)atol(argv[5]), atoi(argv[6]));
     clb_drift_work *w = clb_drift_work_new(64);
     CHECK(w != NULL);
     if (!w)
