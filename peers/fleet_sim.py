@@ -20,10 +20,9 @@ tree in memory). Every result conforms to docs/schema.md with K samples (default
 symmetrically about the median so that their cv is the real row's; each device's value draws
 noise from that spread (the standard error of a median of K samples, a normal truncated at 4 of
 them, so that no healthy device is beyond fleet-check's 4.5 robust z; rows whose value is not
-positive are left out); F devices are slow on
-one row in every run (slow cards), D (device, row) pairs step worse by 10-30 % from a run
-between the third and the third-to-last (drifts). Faults and drifts go on rows whose cv is
-below --max-spread. TRUTH.json: {"slow": {device: ...}, "drifts": [...], "runs": [...]}.
+positive are left out); F devices are slow on one row in every run (slow cards), D (device,
+row) pairs step worse by 10-30 % from a run with at least 3 runs before it and 3 from it on
+(drifts). Faults and drifts go on rows whose cv is below --max-spread. TRUTH.json: {"slow": {device: ...}, "drifts": [...], "runs": [...]}.
 --series FILE: also every written median as float64 in the order run, device, row, then each
 row's cv (R doubles): the input of `test_drift --series` (the drift test over every history).
 """
