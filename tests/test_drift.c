@@ -264,6 +264,12 @@ static void test_fleet(void)
     double pv[2] = {100, 93}, pcv[2] = {0.005, 0.005}, pr[2] = {10, 10};
     clb_fleet_values pair = {pv, pcv, pr, 2, 1};
     CHECK(clb_fleet_compare(&pair, &o, tmp, &row, out) == 1 && out[1].flagged && row.ref == 100);
+    /* The median of an even count is the mean of the middle two, as fleet-check prints it;
+     * 93 is 8.4 % below it. The caller's values keep their order. */
+    double ev[6] = {101.6, 101.4, 93, 101.7, 101.3, 101.8}, ecv[6] = {0.005, 0.005, 0.005, 0.005, 0.005, 0.005};
+    clb_fleet_values even = {ev, ecv, NULL, 6, 1};
+    CHECK(clb_fleet_compare(&even, &o, tmp, &row, out) == 1 && row.ref == 101.5 && out[2].flagged);
+    CHECK(fabs(out[2].rel - (93 - 101.5) / 101.5) < 1e-12 && ev[0] == 101.6 && ev[2] == 93);
     /* One device: no peer. */
     pair.n = 1;
     CHECK(clb_fleet_compare(&pair, &o, tmp, &row, out) == 0 && row.outcome == CLB_FLEET_NO_PEER);
