@@ -11,8 +11,6 @@
  * whole check (same_device_pairs). */
 #include "report/report.h"
 
-#include "judge/fleet_compare.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +127,37 @@ static const cJSON *find_next(const cJSON *dev, const char *rname, const cJSON *
     return r;
 }
 
+void clb_fleet_print_kind(FILE *f, size_t k, const char *name, const char *driver)
+{
+    fprintf(f, "== %zu x %s (driver %s)\n", k, rep_term(name), driver && *driver ? rep_term(driver) : "?");
+    if (k < 2)
+        fprintf(f, "not judged: a single device of its kind has no peer to compare with\n");
+}
+
+void clb_fleet_print_row(FILE *f, const char *rname, const char *const *label, const clb_fleet_values *in,
+                         const clb_fleet_row *row, const clb_fleet_dev *out, const clb_fleet_opts *o)
+{
+    if (row->outcome == CLB_FLEET_TOO_NOISY && o->verbose)
+        fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rep_term(rname),
+                100 * row->cv, 100 * o->max_cv);
+    for (size_t i = 0; i < in->n && row->flags; i++) {
+        if (!out[i].flagged)
+            continue;
+        char val[32], med[32];
+        rj_fmt(val, sizeof val, in->value[i]);
+        rj_fmt(med, sizeof med, row->ref);
+        fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n", rep_term(label[i]),
+                rep_term(rname), val, 100 * fabs(out[i].rel), out[i].rel < 0 ? "below" : "above",
+                row->k == 2 ? "its peer's" : "the fleet median", med, out[i].z, row->k);
+    }
+}
+
+void clb_fleet_print_summary(FILE *f, size_t devices, size_t kinds, size_t flags, size_t not_judged)
+{
+    fprintf(f, "%zu device(s) of %zu kind(s); %zu flag(s); %zu result(s) not judged (spread too large)\n",
+            devices, kinds, flags, not_judged);
+}
+
 /* Judges one result name over the devices idx[0..n) of one kind (clb_fleet_compare, shared
  * with the store's fleet-check); returns the flags printed. next[i]: where device idx[i]'s
  * lookup starts (find_next). */
@@ -137,13 +166,15 @@ static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, cons
 {
     double *v = malloc(4 * n * sizeof *v);
     clb_fleet_dev *out = malloc(n * sizeof *out);
+    const char **label = malloc(n * sizeof *label);
     clb_fleet_values in = {v, v + n, v + 2 * n, n, 1};
-    clb_fleet_row row;
-    if (!v || !out)
+    clb_fleet_row row = {.flags = 0};
+    if (!v || !out || !label)
         goto cleanup;
     for (size_t i = 0; i < n; i++) {
         rj_result x;
         const cJSON *r = find_next(devs[idx[i]].dev, rname, &next[i]);
+        label[i] = devs[idx[i]].label;
         v[i] = v[n + i] = v[2 * n + i] = NAN;
         if (!r)
             continue;
@@ -156,27 +187,13 @@ static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, cons
         v[2 * n + i] = x.has_stats ? x.n : NAN;
     }
     clb_fleet_compare(&in, o, v + 3 * n, &row, out);
-    if (row.outcome == CLB_FLEET_TOO_NOISY) {
-        (*not_judged)++;
-        if (o->verbose)
-            fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rep_term(rname),
-                    100 * row.cv, 100 * o->max_cv);
-    }
-    for (size_t i = 0; i < n && row.flags; i++) {
-        if (!out[i].flagged)
-            continue;
-        char val[32], med[32];
-        rj_fmt(val, sizeof val, v[i]);
-        rj_fmt(med, sizeof med, row.ref);
-        fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n",
-                rep_term(devs[idx[i]].label), rep_term(rname), val, 100 * fabs(out[i].rel),
-                out[i].rel < 0 ? "below" : "above", row.k == 2 ? "its peer's" : "the fleet median", med,
-                out[i].z, row.k);
-    }
+    *not_judged += row.outcome == CLB_FLEET_TOO_NOISY;
+    clb_fleet_print_row(f, rname, label, &in, &row, out, o);
 cleanup:
     free(v);
     free(out);
-    return v && out ? row.flags : 0;
+    free(label);
+    return row.flags;
 }
 
 /* Every result name of the first device of a kind that the others may share. */
@@ -267,15 +284,12 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
                 done[j] = 1;
             }
         kinds++;
-        fprintf(f, "== %zu x %s (driver %s)\n", k, rep_term(devs[i].name), *devs[i].driver ? rep_term(devs[i].driver) : "?");
-        if (k < 2) {
-            fprintf(f, "not judged: a single device of its kind has no peer to compare with\n");
+        clb_fleet_print_kind(f, k, devs[i].name, devs[i].driver);
+        if (k < 2)
             continue;
-        }
         flags += judge_kind(f, devs, idx, k, o, &not_judged, next);
     }
-    fprintf(f, "%zu device(s) of %zu kind(s); %zu flag(s); %zu result(s) not judged (spread too large)\n",
-            n, kinds, flags, not_judged);
+    clb_fleet_print_summary(f, n, kinds, flags, not_judged);
 cleanup:
     free(devs);
     free(docs);
