@@ -233,6 +233,38 @@ static void test_spread(clb_drift_work *w)
     CHECK(test(&h, RUNS, &o, w).verdict == CLB_DRIFT_MOVED);
 }
 
+/* The verdict in words: the change, its direction, when (by date, else by run), the test. */
+static void test_describe(clb_drift_work *w)
+{
+    clb_drift_opts o;
+    clb_drift_opts_default(&o);
+    hist h;
+    char line[256];
+    steady(&h, 1, 0.005, 0.005, 10);
+    for (int i = 6; i < RUNS; i++)
+        h.v[i] *= 0.8;
+    clb_drift_result r = test(&h, RUNS, &o, w);
+    clb_drift_describe(line, sizeof line, &r, &o);
+    EXPECT(strstr(line, "moved 2") == line && strstr(line, "% down since 2026-11-07 (last steady run 2026-11-06)") &&
+               strstr(line, "over 6 tests, floor 3.0 %"), "%s", line);
+    clb_drift_series s = {h.v, h.cv, h.n, NULL, RUNS};
+    clb_drift_test(&s, &o, w, &r);
+    clb_drift_describe(line, sizeof line, &r, &o);
+    EXPECT(strstr(line, "since run 6 (last steady run run 5)") != NULL, "%s", line);
+    for (int i = 0; i < RUNS; i++)
+        h.v[i] = 100 * (1 + 0.02 * i);
+    r = test(&h, RUNS, &o, w);
+    clb_drift_describe(line, sizeof line, &r, &o);
+    EXPECT(strstr(line, "% up by a slow drift, beyond the floor from 2026-11-03") != NULL, "%s", line);
+    steady(&h, 2, 0.005, 0.005, 10);
+    r = test(&h, RUNS, &o, w);
+    clb_drift_describe(line, sizeof line, &r, &o);
+    EXPECT(strstr(line, "steady: the largest change") == line, "%s", line);
+    r = test(&h, 4, &o, w);
+    clb_drift_describe(line, sizeof line, &r, &o);
+    EXPECT(strcmp(line, "too few runs: 4 with a value, 6 needed for a verdict") == 0, "%s", line);
+}
+
 /* The shared fleet comparison: a slow device among ten, a time, a noisy result, a pair. */
 static void test_fleet(void)
 {
@@ -367,6 +399,7 @@ int main(int argc, char **argv)
     test_gradual(w);
     test_too_few(w);
     test_spread(w);
+    test_describe(w);
     test_fleet();
     clb_drift_work_free(w);
     printf("%s: %d failure(s)\n", argv[0], failures);

@@ -1,8 +1,12 @@
 /* Drift over time: a change-point test per (device, row) history (drift.h, docs/drift.md). */
 #include "judge/drift.h"
 
+#include "doc/doc.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct clb_drift_work {
     size_t cap;
@@ -291,4 +295,36 @@ int clb_drift_test(const clb_drift_series *s, const clb_drift_opts *o, clb_drift
     }
     r->ratio = r->before != 0 ? r->after / r->before : NAN;
     return (int)r->verdict;
+}
+
+/* "2026-10-04" from unix seconds, or "run N" without a time. */
+static void when(char *buf, size_t cap, int64_t t, size_t index)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (t > 0 && gmtime_r(&tt, &tm))
+        strftime(buf, cap, "%Y-%m-%d", &tm);
+    else
+        snprintf(buf, cap, "run %zu", index);
+}
+
+int clb_drift_describe(char *buf, size_t cap, const clb_drift_result *r, const clb_drift_opts *o)
+{
+    if (r->verdict == CLB_DRIFT_TOO_FEW)
+        return snprintf(buf, cap, "too few runs: %zu with a value, %zu needed for a verdict", r->runs,
+                        2 * (o->min_side < 2 ? 2 : o->min_side));
+    char b[32], a[32], t0[32], t1[32];
+    rj_fmt(b, sizeof b, r->before);
+    rj_fmt(a, sizeof a, r->after);
+    when(t0, sizeof t0, r->time_before, r->split - 1);
+    when(t1, sizeof t1, r->time_after, r->split);
+    double pct = 100 * fabs(r->ratio - 1);
+    const char *dir = r->ratio < 1 ? "down" : "up";
+    if (r->verdict == CLB_DRIFT_STEADY)
+        return snprintf(buf, cap, "steady: the largest change, %.1f %% %s at %s, is %s (p = %.2g over %zu tests, "
+                        "floor %.1f %%)", pct, dir, t1, r->p > o->alpha ? "not significant" : "under the floor",
+                        r->p, r->splits + 1, 100 * r->floor);
+    return snprintf(buf, cap, "moved %.1f %% %s %s %s (last steady run %s): %s -> %s (x%.3f), t = %.2f, p = %.2g "
+                    "over %zu tests, floor %.1f %%", pct, dir, r->trend ? "by a slow drift, beyond the floor from" :
+                    "since", t1, t0, b, a, r->ratio, r->t, r->p, r->splits + 1, 100 * r->floor);
 }

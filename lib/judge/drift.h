@@ -69,5 +69,10 @@ int clb_drift_test(const clb_drift_series *s, const clb_drift_opts *o, clb_drift
                    clb_drift_result *r);
 /* "moved", "steady", "too few runs". */
 const char *clb_drift_verdict_name(clb_drift_verdict v);
+/* The verdict in one line for people, e.g. "moved 19.0 % down since 2026-10-04 (last steady run
+ * 2026-09-27): 2975 -> 2410 (x0.810), t = -9.10, p = 1.2e-05 over 6 tests, floor 3.0 %"; a
+ * trend says "moved 18.0 % down by a slow drift, beyond the floor from ..."; without times the
+ * runs are named by index ("run 6"). Returns what snprintf returns. */
+int clb_drift_describe(char *buf, size_t cap, const clb_drift_result *r, const clb_drift_opts *o);
 
 #endif
