@@ -181,6 +181,16 @@ static void test_too_few(clb_drift_work *w)
         h.v[i] *= 0.8;
     r = test(&h, 6, &o, w);
     CHECK(r.verdict == CLB_DRIFT_MOVED && r.splits == 1 && r.split == 3);
+    /* Identical runs without a known spread: steady, p = 1; the same with an exact 5 % step:
+     * moved there (t infinite, p 0), no NaN on the way. */
+    for (int i = 0; i < RUNS; i++)
+        h.v[i] = 42, h.cv[i] = NAN, h.n[i] = 0;
+    r = test(&h, RUNS, &o, w);
+    CHECK(r.verdict == CLB_DRIFT_STEADY && r.p == 1 && r.ratio == 1);
+    for (int i = 7; i < RUNS; i++)
+        h.v[i] = 39.9;
+    r = test(&h, RUNS, &o, w);
+    CHECK(r.verdict == CLB_DRIFT_MOVED && r.split == 7 && r.p == 0 && isinf(r.t) && r.t < 0);
     /* A history longer than the work was made for is refused. */
     clb_drift_work *small = clb_drift_work_new(4);
     clb_drift_series s = {h.v, h.cv, h.n, h.t, RUNS};
