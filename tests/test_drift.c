@@ -4,7 +4,8 @@
  * spreads, the noise floor from the runs' own spread. And the fleet comparison on plain arrays
  * (lib/judge/fleet_compare.c) that fleet-check from files and from the store share.
  * `test_drift --bench N` times N series of 10 runs (ns per series); `test_drift --series FILE
- * DEVICES ROWS RUNS SAMPLES` runs the test over a simulated fleet's every history. */
+ * DEVICES ROWS RUNS SAMPLES` runs the test over a simulated fleet's every history;
+ * `test_drift --bench-fleet DEVICES ROWS` times the fleet comparison. */
 #include "judge/drift.h"
 #include "judge/fleet_compare.h"
 
@@ -350,6 +351,35 @@ static int bench(long count)
     return 0;
 }
 
+/* The fleet comparison over rows x devices values scattering by 1 % (cv 1 %, 3 samples). */
+static int bench_fleet(size_t nd, size_t nr)
+{
+    double *v = malloc(4 * nd * sizeof *v);
+    clb_fleet_dev *out = malloc(nd * sizeof *out);
+    if (!v || !out)
+        return 2;
+    clb_fleet_opts o;
+    clb_fleet_opts_default(&o);
+    clb_fleet_values in = {v, v + nd, v + 2 * nd, nd, 1};
+    clb_fleet_row row;
+    size_t flags = 0;
+    double sec = 0;
+    rng_state = 12345;
+    for (size_t r = 0; r < nr; r++) {
+        for (size_t i = 0; i < nd; i++)
+            v[i] = 100 * (1 + 0.01 * gauss()), v[nd + i] = 0.01, v[2 * nd + i] = 3;
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        flags += clb_fleet_compare(&in, &o, v + 3 * nd, &row, out);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        sec += (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    }
+    printf("%zu rows x %zu devices: %.3f s in clb_fleet_compare, %zu flags\n", nr, nd, sec, flags);
+    free(v);
+    free(out);
+    return 0;
+}
+
 /* The drift test over every history of a simulated fleet (peers/fleet_sim.py --series: float64
  * medians in the order run, device, row, then each row's cv): one line per move, "moved DEVICE
  * ROW SPLIT RATIO TREND", and the time on stderr. */
@@ -397,6 +427,8 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--bench") == 0)
         return bench(atol(argv[2]));
+    if (argc == 4 && strcmp(argv[1], "--bench-fleet") == 0)
+        return bench_fleet((size_t)atol(argv[2]), (size_t)atol(argv[3]));
     if (argc == 7 && strcmp(argv[1], "--series") == 0)
         return series(argv[2], (size_t)atol(argv[3]), (size_t)atol(argv[4]), (size_t)atol(argv[5]), atoi(argv[6]));
     clb_drift_work *w = clb_drift_work_new(64);
