@@ -107,8 +107,8 @@ SCALE_OPTS = ("--runs", "--rows", "--drifts", "--samples")
 
 
 def scale_rows(base, rows, k):
-    """The rows of every device: (name, group, the JSON text before the value, after-value
-    template, v0, cv, se, higher). Real ok rows with stats, repeated as NAME.xJ past their count."""
+    """The rows of every device: name, the format of its result text, the samples' factors, v0,
+    cv, se, the noise's cut, higher. Real ok rows with stats, repeated as NAME.xJ past their count."""
     ok = [r for r in base["results"] if r["status"] == "ok" and (r.get("value") or 0) > 0 and r.get("stats")]
     z = [j - (k - 1) / 2 for j in range(k)]
     sz = math.sqrt(sum(x * x for x in z) / (k - 1)) if k > 1 else 1.0
@@ -124,10 +124,13 @@ def scale_rows(base, rows, k):
                 (json.dumps(name), json.dumps(b["group"])))
         mid = (',"unit":%s,"better":%s,"timer":%s,"stats":{"n":%d,' %
                (json.dumps(b["unit"]), json.dumps(b.get("better") or "higher"), json.dumps(b["timer"]), k))
-        out.append({"name": name, "head": head, "mid": mid, "v0": b["value"], "cv": cv,
-                    "se": 1.2533 * cv / math.sqrt(k), "cut": min(4.0, 0.5 / (1.2533 * cv / math.sqrt(k))),
-                    "higher": b.get("better") != "lower",
-                    "z": z, "mad": mad, "level": level})
+        # One format per row: value, min, max, median, mean, stddev, mad, ci95 ends, samples.
+        fmt = (head.replace("%", "%%") + "%s" + mid.replace("%", "%%") +
+               '"min":%%s,"max":%%s,"median":%%s,"mean":%%s,"stddev":%%.6g,"mad":%%.6g,"cv":%.6g,'
+               '"ci95":[%%s,%%s],"ci95_level":%.6g},"params":{},"samples":[%%s]}' % (cv, level))
+        out.append({"name": name, "fmt": fmt, "fz": [1 + cv * x for x in z], "mad": cv * mad, "v0": b["value"],
+                    "cv": cv, "se": 1.2533 * cv / math.sqrt(k), "cut": min(4.0, 0.5 / (1.2533 * cv / math.sqrt(k))),
+                    "higher": b.get("better") != "lower"})
     return out
 
 
@@ -142,13 +145,9 @@ def trunc_gauss(rnd, cut):
 
 def result_text(row, m):
     """One ok result of median m: K samples m (1 + cv z_j), their stats."""
-    a = row["cv"]
-    xs = ["%.8g" % (m * (1 + a * zj)) for zj in row["z"]]
-    sm = xs[len(xs) // 2]
-    return "".join((row["head"], sm, row["mid"], '"min":', xs[0], ',"max":', xs[-1], ',"median":', sm,
-                    ',"mean":', sm, ',"stddev":%.6g,"mad":%.6g,"cv":%.6g,"ci95":[' % (a * m, a * m * row["mad"], a),
-                    xs[0], ",", xs[-1], '],"ci95_level":%.6g},"params":{},"samples":[' % row["level"],
-                    ",".join(xs), "]}"))
+    xs = ["%.8g" % (m * f) for f in row["fz"]]
+    lo, sm, hi = xs[0], xs[len(xs) // 2], xs[-1]
+    return row["fmt"] % (sm, lo, hi, sm, sm, row["cv"] * m, row["mad"] * m, lo, hi, ",".join(xs))
 
 
 def device_head(base, i):
@@ -196,8 +195,8 @@ def write_run(path, head, base, rows, n, t, seed, slow, drift, series):
                 parts.append(result_text(row, row["v0"] * f))
             out.write(",".join(parts) + "]}")
             if series:
-                series.write(array.array("d", (float(p[len(r["head"]):p.index(",", len(r["head"]))])
-                                               for p, r in zip(parts, rows))).tobytes())
+                series.write(array.array("d", (float(p[p.index('"value":') + 8:p.index(',"unit"')])
+                                               for p in parts)).tobytes())
         out.write("]}")
 
 
