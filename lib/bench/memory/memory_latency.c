@@ -222,12 +222,13 @@ static clb_error link_nodes(clb_ctx *c, chase_state *s, cl_uint *host, double by
     return CLB_OK;
 }
 
-/* Where the chase's nodes start on CPU devices: an address aligned to 256 MiB. AMD's L1 way
- * predictor tags each line with a hash of linear address bits 12-27 (a uTag); bits that flip
- * together cancel in it, so a few pages on either side of a 64 MiB boundary share tags and evict
- * each other from L1. Where the allocator happened to put the buffer, 8 KiB below such a
- * boundary, a chase of 12-24 KiB ran at 4-5 ns (L2's latency is 2.9) and L1 was found at 8 KiB
- * of 32 (2-core EPYC VM, 2026-11-25); from an aligned start the first pages' tags differ. */
+/* Where the chase's nodes start on CPU devices: an address aligned to 256 MiB. Where the
+ * allocator happened to put the buffer, 8 KiB below a 64 MiB boundary, a chase of 12-24 KiB ran
+ * at 4-5 ns (L2's latency is 2.9) and L1 was found at 8 KiB of 32; a host chase over the same
+ * addresses did the same, and one that straddles no such boundary ran at L1's 1.4 ns (2-core
+ * EPYC VM, 2026-11-25). That fits AMD's L1 way predictor, which tags lines with a hash of linear
+ * address bits 12-27 (the uTag): bits that flip together cancel in it, so pages on either side of
+ * the boundary share tags and evict each other. From an aligned start the first pages' differ. */
 #define CHASE_ALIGN ((size_t)1 << 28)
 
 /* The chase's node buffer of max bytes. CPU devices: host memory aligned to CHASE_ALIGN used in
