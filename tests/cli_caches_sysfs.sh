@@ -4,10 +4,12 @@
 # and a within-factor-2 verdict that matches the numbers; levels rising in size and latency;
 # the sweep stops at
 # 4x the largest cache (64 MiB at least). On a machine whose load is at most its CPU count,
-# there must be no more levels than sysfs caches (plateaus of one level merged), and on this
-# machine's kind (AMD family 25, the 2-core EPYC VM where it was proven) L1d and L2 must each have
-# a detected level within a factor 2. L3 is printed, not judged: the VM's share of the L3 reads as
-# 4-6 MiB of sysfs's 32 (docs/seeds.md, seed 000). Exit 77 (skip) where sysfs lists no caches.
+# there must be no more levels than sysfs caches (plateaus of one level merged). On this
+# machine's kind (AMD family 25, the 2-core EPYC VM where it was proven) L1d must have a detected
+# level within a factor 2 at any load (it did in every one of 18 runs at load 1.6-9), L2 too at a
+# load at most the CPU count (under heavy load the other processes' data share it: 384 KiB once
+# in 18). L3 is printed, not judged: the VM's share of the L3 reads as 3-8 MiB of sysfs's 32
+# (docs/seeds.md, seed 000). Exit 77 (skip) where sysfs lists no caches.
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,13 +55,14 @@ for line in open("/proc/cpuinfo"):
     k, _, v = line.partition(":")
     cpu.setdefault(k.strip(), v.strip())
 proven = cpu.get("vendor_id") == "AuthenticAMD" and cpu.get("cpu family") == "25"
+judged = ("L1d", "L2") if load <= cpus else ("L1d",)
+for c in chk:
+    if proven and c["cache"] in judged:
+        need(c["within_factor_2"], f"{c['cache']}: no detected level within a factor 2 of sysfs's {c['sysfs_bytes']} bytes")
 if load <= cpus:
     need(len(lv) <= len(want), f"{len(lv)} levels for {len(want)} sysfs caches: plateaus of one level not merged")
-    for c in chk:
-        if proven and c["cache"] in ("L1d", "L2"):
-            need(c["within_factor_2"], f"{c['cache']}: no detected level within a factor 2 of sysfs's {c['sysfs_bytes']} bytes")
 else:
-    print(f"NOTE: load average {load:.1f} > {cpus} CPUs: the level count and L1d/L2 are not judged")
+    print(f"NOTE: load average {load:.1f} > {cpus} CPUs: the level count and L2 are not judged")
 sys.exit(bad)
 PY
 echo "cli_caches_sysfs: $fails failure(s)"
