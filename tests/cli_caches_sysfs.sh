@@ -6,10 +6,10 @@
 # 4x the largest cache (64 MiB at least). On a machine whose load is at most its CPU count,
 # there must be no more levels than sysfs caches (plateaus of one level merged). On this
 # machine's kind (AMD family 25, the 2-core EPYC VM where it was proven) L1d must have a detected
-# level within a factor 2 at any load (it did in every one of 18 runs at load 1.6-9), L2 too at a
-# load at most the CPU count (under heavy load the other processes' data share it: 384 KiB once
-# in 18). L3 is printed, not judged: the VM's share of the L3 reads as 3-8 MiB of sysfs's 32
-# (docs/seeds.md, seed 000). Exit 77 (skip) where sysfs lists no caches.
+# level within a factor 2 at any load (32 KiB in 17 runs of 17 at load 3.8-9.7), L2 too at a load
+# at most the CPU count (512-768 KiB in 14 of 17; the 3 others, 384 KiB, at load 6-10). L3 is
+# printed, not judged: the VM's share of the L3 reads as 3-8 MiB of sysfs's 32 (docs/seeds.md,
+# seed 000). Exit 77 (skip) where sysfs lists no caches.
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
