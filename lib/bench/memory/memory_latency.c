@@ -335,7 +335,8 @@ static clb_error chase_sweep_run(clb_ctx *c, unsigned reps, chase_sweep *sw)
         sw->last = r;
         sw->have_last = 1;
     }
-    chase_recheck(c, &s, host, &o, sw);
+    if (sw->page_local && !c->opts->quick) /* memory.caches' levels (--quick: three sizes, no levels) */
+        chase_recheck(c, &s, host, &o, sw);
 cleanup:
     free(host);
     chase_release(&s);
