@@ -38,5 +38,5 @@ ls "$dump"/*.bin 2>/dev/null | xargs -r -P "$(nproc)" -I{} bash -c 'one "$1" "$2
                          c[f, "LDG"], c[f, "STG"], c[f, "BAR"], c[f, "LDGSTS"] } }' "$dump/sass/$n.ptxas" "$s"
     done
 } >"$out/sass.txt"
-tar cJf "$out/sass.tar.xz" -C "$dump" sass
+tar cf - -C "$dump" sass | xz -T0 -3 >"$out/sass.tar.xz"
 cat "$out/sass.txt"
