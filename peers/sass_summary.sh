@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The machine code behind the GPU figures: every program clbench dumped (CLBENCH_DUMP_DIR; on
 # NVIDIA the binary is PTX) through ptxas -v (registers, spills, shared memory) and cuobjdump
-# -sass, summarised per program: registers, spill bytes, instructions in all and by opcode
+# -sass (the PTX kept beside them), summarised per program: registers, spill bytes, instructions in all and by opcode
 # (FFMA, DFMA, LDS, STS, LDG, STG, BAR, the LDGSTS of cp.async). Writes OUT/sass.txt and the
 # listings as OUT/sass.tar.xz. On the GPU machine (ptxas and cuobjdump from CUDA 13).
 #   usage: bash peers/sass_summary.sh DUMP_DIR OUT [ARCH (sm_90)]
@@ -11,9 +11,12 @@ arch=${3:-sm_90}
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p "$out" "$dump/sass"
 command -v ptxas >/dev/null && command -v cuobjdump >/dev/null || { echo "no ptxas or cuobjdump on PATH"; exit 2; }
-one() { # PTX file -> DUMP/sass/NAME.{ptxas,sass}
+one() { # PTX file -> DUMP/sass/NAME.{ptx,ptxas,sass}
     local f=$1 n; n=$(basename "$f" .bin)
-    ptxas -arch="$2" -v "$f" -o "$3/$n.cubin" 2>"$3/$n.ptxas" && cuobjdump -sass "$3/$n.cubin" >"$3/$n.sass"
+    # ptxas refused every dumped program on 2026-11-25 ("Unexpected EOF" on its last line); the
+    # likely cause, a NUL that ends the binary, is stripped here (not yet run on the GPU machine)
+    tr -d '\000' <"$f" >"$3/$n.ptx"
+    ptxas -arch="$2" -v "$3/$n.ptx" -o "$3/$n.cubin" 2>"$3/$n.ptxas" && cuobjdump -sass "$3/$n.cubin" >"$3/$n.sass"
     rm -f "$3/$n.cubin"
 }
 export -f one
