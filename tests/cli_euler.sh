@@ -80,6 +80,13 @@ for cfg in "CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" "CLBENCH_EULER_GRID=46
     env $cfg "$bin" run 'app.euler.bruss2d.*.tiled_2d' --reps 1 --json "$tmp/t2d.json" >/dev/null 2>&1
     python3 "$check" "$tmp/t2d.json" --min-results 2 --expect-status ok || { echo "FAIL: tiled_2d at $cfg"; fails=$((fails+1)); }
 done
+# an unknown tiled_2d form: the row fails with a reason that names the variable, no crash
+CLBENCH_EULER_TILE2D_FORM=diagonal "$bin" run app.euler.bruss2d.f32.tiled_2d --quick --reps 1 --json "$tmp/form.json" >/dev/null 2>&1
+python3 - "$tmp/form.json" <<'PY' || { echo "FAIL: an unknown CLBENCH_EULER_TILE2D_FORM"; fails=$((fails+1)); }
+import json, sys
+r = json.load(open(sys.argv[1]))["devices"][0]["results"][0]
+sys.exit(0 if r["status"] == "error" and "CLBENCH_EULER_TILE2D_FORM" in r.get("reason", "") else 1)
+PY
 "$bin" run 'app.euler.string.*' 'app.euler.bruss2d.*.tiled_2d' --quick --reps 1 --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
 python3 "$check" "$tmp/bad.json" --min-results 30 --expect-status invalid_result || fails=$((fails+1))
