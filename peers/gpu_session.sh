@@ -36,6 +36,16 @@
 #             EULER_STEPS (256), then its summary
 #   bruss2d   BRUSS2D N = 4096: memory.copy, the vectorized, coalesced and tiled_2d rows, f32 and
 #             f64, 5 reps, EULER_STEPS (64) steps
+# Closer to the limit (GEMM and Euler against their references, same run each; programs dumped
+# as PTX to OUT/dump for closer-sass):
+#   closer-string  STRING f32 n = 1e8, 96 steps: memory.copy, vectorized, honeycomb, tiled_1d
+#   closer-bruss   BRUSS2D f32 N = 4096, 64 steps: memory.copy, vectorized, tiled_2d, once per
+#                  tiled_2d form (local, registers)
+#   closer-gemm    compute.fp32.fma, compute.fp64.fma, app.dgemm.tuned, app.sgemm.tuned,
+#                  app.sgemm.cublas, --retune, the search restricted to the warp tiles (family 3)
+#   closer-sass    ptxas -v and cuobjdump -sass of every dumped program: OUT/closer/sass.txt (per
+#                  program: registers, spills, instruction counts), OUT/closer/sass.tar.xz
+#   closer-extra   tiled_1d at 32 points per item and at s = 32; tiled_2d (registers) at 24 points
 # Suite, recommend, fleet:
 #   suite     clbench suite --quick --platforms all twice, then compare at 3 %
 #   suitefull clbench suite --full
@@ -59,7 +69,7 @@ gpu=${GPU_DEVICE:-$(pd_of NVIDIA)} cpu=${CPU_DEVICE:-$(pd_of Portable)}
 { echo "gpu=$gpu cpu=$cpu"; date -u +%FT%TZ; git rev-parse HEAD 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
   "$clb" list; } >"$out/devices.txt" 2>&1
-pack() { tar czf "$out/../results.tgz.tmp" -C "$out" --exclude=cache --exclude=results.tgz . 2>/dev/null &&
+pack() { tar czf "$out/../results.tgz.tmp" -C "$out" --exclude=cache --exclude=dump --exclude=results.tgz . 2>/dev/null &&
          mv "$out/../results.tgz.tmp" "$out/results.tgz"; }
 # FILE LIMIT_S COMMAND...: stdout and stderr to OUT/FILE, then "FILE: exit N" into OUT/FILE.
 to() { local f=$1 lim=$2; shift 2; mkdir -p "$(dirname "$out/$f")"
@@ -157,6 +167,35 @@ section() {
                    --reps 5 memory.copy app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.coalesced \
                    app.euler.bruss2d.f32.tiled_2d app.euler.bruss2d.f64.vectorized app.euler.bruss2d.f64.tiled_2d \
                    --json "$out/bruss2d/bruss2d.json" ;;
+    closer-string)
+               CLBENCH_DUMP_DIR=$out/dump CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=96 to closer/string.txt 120 \
+                   "$clb" run -d "$gpu" --reps 5 memory.copy app.euler.string.f32.vectorized \
+                   app.euler.string.f32.honeycomb app.euler.string.f32.tiled_1d --json "$out/closer/string.json" ;;
+    closer-bruss)
+               for form in local registers; do
+                   CLBENCH_DUMP_DIR=$out/dump CLBENCH_EULER_TILE2D_FORM=$form CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=64 \
+                       to "closer/bruss2d-$form.txt" 80 "$clb" run -d "$gpu" --reps 5 memory.copy \
+                       app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d --json "$out/closer/bruss2d-$form.json"
+               done ;;
+    closer-gemm)
+               CLBENCH_DUMP_DIR=$out/dump XDG_CACHE_HOME=$out/closer/cache CLBENCH_TUNE_FAMILY=3 to closer/gemm.txt 240 \
+                   "$clb" run -d "$gpu" --retune compute.fp32.fma compute.fp64.fma app.dgemm.tuned app.sgemm.tuned \
+                   app.sgemm.cublas --json "$out/closer/gemm.json"
+               # a row that failed after its search (a lost context) runs again from the cache the search wrote
+               again=$(python3 -c 'import json,sys; print(" ".join(r["name"] for r in json.load(open(sys.argv[1]))["devices"][0]["results"] if r["status"] != "ok"))' "$out/closer/gemm.json" 2>/dev/null)
+               [ -z "$again" ] || XDG_CACHE_HOME=$out/closer/cache to closer/gemm-again.txt 90 "$clb" run -d "$gpu" compute.fp32.fma \
+                   compute.fp64.fma $again --json "$out/closer/gemm-again.json" ;;
+    closer-sass)
+               to closer/sass-log.txt 90 bash peers/sass_summary.sh "$out/dump" "$out/closer" ;;
+    closer-extra)
+               for v in "CLBENCH_EULER_TILE2D_POINTS=32" "CLBENCH_EULER_TILE2D_STEPS=32"; do
+                   ( export "$v"; CLBENCH_EULER_N=100000000 CLBENCH_EULER_STEPS=96 to "closer/string-${v#CLBENCH_EULER_}.txt" 60 \
+                       "$clb" run -d "$gpu" --reps 5 memory.copy app.euler.string.f32.tiled_1d \
+                       --json "$out/closer/string-${v#CLBENCH_EULER_}.json" )
+               done
+               CLBENCH_EULER_TILE2D_FORM=registers CLBENCH_EULER_TILE2D_POINTS=24 CLBENCH_EULER_GRID=4096 CLBENCH_EULER_STEPS=64 \
+                   to closer/bruss2d-registers-24.txt 60 "$clb" run -d "$gpu" --reps 5 memory.copy \
+                   app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d --json "$out/closer/bruss2d-registers-24.json" ;;
     suite)     for i in 1 2; do
                    to "suite-quick-$i.txt" 200 "$clb" suite --quick --platforms all --json "$out/suite-quick-$i.json" \
                        --html "$out/suite-quick-$i.html"
@@ -174,6 +213,7 @@ section() {
 
 for s in "$@"; do
     t0=$(date +%s)
+    case $s in closer-*) mkdir -p "$out/dump" "$out/closer" ;; esac
     section "$s"
     echo "section $s: exit $?, $(( $(date +%s) - t0 )) s" | tee -a "$out/timing.txt"
     pack

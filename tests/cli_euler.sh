@@ -10,10 +10,10 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 # the CUDA twin app.euler.cuda (unsupported off NVIDIA) is cli_euler_cuda.sh's
 rows=$("$bin" run --list | awk '$1 ~ /^app\.euler\./ && $1 != "app.euler.cuda"' | wc -l)
-[ "$rows" = 86 ] || { echo "FAIL: --list has $rows app.euler rows, want 86"; fails=$((fails+1)); }
+[ "$rows" = 88 ] || { echo "FAIL: --list has $rows app.euler rows, want 88"; fails=$((fails+1)); }
 "$bin" run 'app.euler.string.*' 'app.euler.bruss2d.*' --quick --reps 3 --json "$tmp/out.json" >"$tmp/table.txt" || { echo "FAIL: run exit $?"; fails=$((fails+1)); }
 cat "$tmp/table.txt"
-python3 "$check" "$tmp/out.json" --min-results 86 --expect-status ok || fails=$((fails+1))
+python3 "$check" "$tmp/out.json" --min-results 88 --expect-status ok || fails=$((fails+1))
 python3 - "$tmp/out.json" <<'PY' || fails=$((fails+1))
 import json, os, sys
 res = {r["name"]: r for r in json.load(open(sys.argv[1]))["devices"][0]["results"]}
@@ -32,7 +32,7 @@ for name, r in res.items():
         bad.append(f"{name}: error {p.get('max_rel_error')} above tolerance {p.get('tolerance')}")
     if any(t in name for t in ("diamond", "honeycomb")) and "sweep" not in name:
         bad += [f"{name}: params.{k} missing" for k in ("block_size", "dia_blocks", "strategy", "tile_steps", "local_size", "work_groups") if k not in p]
-    if name.endswith(".tiled_2d"):
+    if name.endswith((".tiled_2d", ".tiled_1d")):
         bad += [f"{name}: params.{k} missing" for k in ("tile_x", "tile_y", "tile_steps", "patch_x", "patch_y", "launches", "tile_redundancy", "tile_local_bytes") if k not in p]
         if p.get("launches") != -(-p.get("steps", 0) // max(p.get("tile_steps", 1), 1)):
             bad.append(f"{name}: {p.get('launches')} launches for {p.get('steps')} steps of {p.get('tile_steps')}")
@@ -66,11 +66,28 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
+# tiled_1d (STRING): points not a multiple of the tile, steps not a multiple of s, patches of
+# odd points per item and of one work-item
+for cfg in "CLBENCH_EULER_N=100004 CLBENCH_EULER_STEPS=37" "CLBENCH_EULER_N=1000 CLBENCH_EULER_STEPS=29 CLBENCH_EULER_TILE2D_STEPS=7 CLBENCH_EULER_LOCAL=16 CLBENCH_EULER_TILE2D_POINTS=3" \
+           "CLBENCH_EULER_N=400 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_LOCAL=1 CLBENCH_EULER_TILE2D_POINTS=5"; do
+    env $cfg "$bin" run 'app.euler.string.*.tiled_1d' --reps 1 --json "$tmp/t1d.json" >/dev/null 2>&1
+    python3 "$check" "$tmp/t1d.json" --min-results 2 --expect-status ok || { echo "FAIL: tiled_1d at $cfg"; fails=$((fails+1)); }
+done
 # tiled_2d: grids that are not multiples of the tile, steps not multiples of s, small work-groups
-for cfg in "CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" "CLBENCH_EULER_GRID=46 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_TILE2D_STEPS=4 CLBENCH_EULER_LOCAL=64"; do
+# (both forms: strided columns in local memory, blocks in registers)
+for cfg in "CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" "CLBENCH_EULER_GRID=46 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_TILE2D_STEPS=4 CLBENCH_EULER_LOCAL=64" \
+           "CLBENCH_EULER_TILE2D_FORM=registers CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" \
+           "CLBENCH_EULER_TILE2D_FORM=registers CLBENCH_EULER_GRID=46 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_TILE2D_STEPS=4 CLBENCH_EULER_LOCAL=64 CLBENCH_EULER_TILE2D_POINTS=6"; do
     env $cfg "$bin" run 'app.euler.bruss2d.*.tiled_2d' --reps 1 --json "$tmp/t2d.json" >/dev/null 2>&1
     python3 "$check" "$tmp/t2d.json" --min-results 2 --expect-status ok || { echo "FAIL: tiled_2d at $cfg"; fails=$((fails+1)); }
 done
+# an unknown tiled_2d form: the row fails with a reason that names the variable, no crash
+CLBENCH_EULER_TILE2D_FORM=diagonal "$bin" run app.euler.bruss2d.f32.tiled_2d --quick --reps 1 --json "$tmp/form.json" >/dev/null 2>&1
+python3 - "$tmp/form.json" <<'PY' || { echo "FAIL: an unknown CLBENCH_EULER_TILE2D_FORM"; fails=$((fails+1)); }
+import json, sys
+r = json.load(open(sys.argv[1]))["devices"][0]["results"][0]
+sys.exit(0 if r["status"] == "error" and "CLBENCH_EULER_TILE2D_FORM" in r.get("reason", "") else 1)
+PY
 "$bin" run 'app.euler.string.*' 'app.euler.bruss2d.*.tiled_2d' --quick --reps 1 --inject-fault --strict --json "$tmp/bad.json" >/dev/null; rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: fault run exit $rc, want 1"; fails=$((fails+1)); }
 python3 "$check" "$tmp/bad.json" --min-results 30 --expect-status invalid_result || fails=$((fails+1))
@@ -89,6 +106,14 @@ elif [ "${CLB_EULER_OCLGRIND:-0}" = 1 ]; then
         echo "FAIL: oclgrind reported:"; head -40 "$tmp/oclgrind.log"; fails=$((fails+1))
     fi
     python3 "$check" "$tmp/og.json" --min-results 19 --expect-status ok || fails=$((fails+1))
+    CLBENCH_EULER_TILE2D_FORM=registers CLBENCH_EULER_GRID=16 CLBENCH_EULER_STEPS=12 \
+        oclgrind --check-api --data-races --log "$tmp/oclgrind-reg.log" \
+        "$bin" run 'app.euler.bruss2d.f32.tiled_2d' --quick --reps 1 --json "$tmp/og-reg.json" >/dev/null 2>&1 \
+        || { echo "FAIL: oclgrind run (registers) exit $?"; fails=$((fails+1)); }
+    if [ -s "$tmp/oclgrind-reg.log" ]; then
+        echo "FAIL: oclgrind reported (registers):"; head -40 "$tmp/oclgrind-reg.log"; fails=$((fails+1))
+    fi
+    python3 "$check" "$tmp/og-reg.json" --min-results 1 --expect-status ok || fails=$((fails+1))
 fi
 echo "cli_euler: $fails failure(s)"
 [ "$fails" = 0 ] || exit 1

@@ -164,6 +164,27 @@ static void check_tile2d(void)
     }
 }
 
+/* tiled_1d (STRING in registers): the rule halo pw / 34, clipped to the run and to the patch;
+ * tiles, redundancy and counted traffic for the H200 run (n = 1e8: 5e7 points, 96 steps). */
+static void check_tile1d(void)
+{
+    eu_geom2d g;
+    clb_diag d;
+    clb_diag_clear(&d);
+    CHECK(eu_geom1d_plan(&g, 50000000, 256, 16, 0, 0, 4, &d) == CLB_OK);
+    EXPECT(g.one_d && g.pw == 4096 && g.s == 120 && g.tx == 3856 && g.ph == 1 && g.ty == 1 && g.local_bytes == 4096,
+           "rule: patch %zu, s %zu, tile %zu, local %zu", g.pw, g.s, g.tx, g.local_bytes);
+    CHECK(eu_geom1d_plan(&g, 50000000, 256, 16, 96, 0, 4, &d) == CLB_OK);
+    EXPECT(g.s == 96 && g.tx == 3904 && g.tiles_x == 12808 && eu_geom2d_launches(&g, 96) == 1,
+           "96 steps: s %zu, tile %zu, %zu tiles", g.s, g.tx, g.tiles_x);
+    EXPECT(fabs(eu_geom2d_redundancy(&g, 96) - 1.0243340163934427) < 1e-12, "redundancy %.16g", eu_geom2d_redundancy(&g, 96));
+    double want = 2.0 * (12808.0 * 4096 + 5e7); /* one launch: every patch loaded, every point stored */
+    EXPECT(fabs(eu_geom1d_traffic(&g, 50000000, 96) - want) < 1, "traffic %g, want %g", eu_geom1d_traffic(&g, 50000000, 96), want);
+    CHECK(eu_geom1d_plan(&g, 1000, 16, 3, 29, 7, 4, &d) == CLB_OK && g.s == 7 && g.tx == 34 && eu_geom2d_launches(&g, 29) == 5);
+    CHECK(eu_geom1d_plan(&g, 1000, 1, 5, 9, 0, 4, &d) == CLB_OK && g.s == 1 && g.tx == 3); /* (5 - 1) / 2 = 2, rule 5 / 34 -> 1 */
+    CHECK(eu_geom1d_plan(&g, 1000, 1, 2, 9, 0, 4, &d) == CLB_ERR_UNSUPPORTED && strstr(d.msg, "below 3") != NULL);
+}
+
 static void check_host(eu_problem p, size_t size, size_t steps)
 {
     eu_ode o;
@@ -214,11 +235,12 @@ int main(void)
     check_schedules();
     check_strategies();
     check_tile2d();
+    check_tile1d();
     check_host(EU_STRING, 40000, 20);
     check_host(EU_BRUSS, 128, 3);
     if (failures)
         fprintf(stderr, "%d check(s) failed\n", failures);
     else
-        printf("PASS: euler schedules, strategies, tiled_2d, host runs, reference\n");
+        printf("PASS: euler schedules, strategies, tiled_2d, tiled_1d, host runs, reference\n");
     return failures != 0;
 }

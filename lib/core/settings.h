@@ -21,6 +21,7 @@ typedef struct clb_settings {
     size_t euler_local, euler_groups;        /* work-group size, groups (0: the row's choice) */
     size_t euler_tile_groups_per_cu;         /* 1-D tiled rows (4 on GPUs, else 1) */
     size_t euler_tile2d_points, euler_tile2d_steps; /* tiled_2d: points per item, steps per tile */
+    const char *euler_tile2d_form;           /* tiled_2d: "local" or "registers" (NULL: the default) */
     /* GEMM tuning */
     const char *clblast_tuning; /* app.*gemm.clblast_tuned: tuner JSON files, ':'-separated
                                    (NULL: the tuner's files in the current directory) */

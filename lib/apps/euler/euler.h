@@ -11,7 +11,8 @@ typedef enum {
     EU_SEQ, EU_PTHREADS, EU_LINEAR, EU_COALESCED, EU_VECTOR, EU_DIA_ROW, EU_DIA_COL,
     EU_HONEYCOMB, EU_SWEEP,
     EU_CUDA, /* the CUDA twin (lib/apps/cuda/cuda_rows.c): runs outside OpenCL, validated here */
-    EU_TILE2D, /* BRUSS2D only: 2-D overlapped temporal blocking (euler_tile2d.cl) */
+    EU_TILE2D, /* overlapped temporal blocking: BRUSS2D 2-D (euler_tile2d.cl), STRING 1-D in
+                  registers (euler_tile1d.cl, the row tiled_1d) */
     EU_DIA_GLOBAL /* the row diamonds in global memory only (seed 003, 7.3) */
 } eu_kind;
 /* How the number of diamonds grows when one per compute unit does not fit local memory
@@ -113,7 +114,8 @@ typedef struct eu_geom2d {
     size_t pw, ph, tx, ty; /* patch and tile (points) */
     size_t s;              /* halo = steps per launch */
     size_t tiles_x, tiles_y;
-    size_t local_bytes;    /* the patch: pw ph 2 sizeof(T) */
+    size_t local_bytes;    /* the patch: pw ph 2 sizeof(T); 1-D: the ends traded, 4 lx sizeof(T) */
+    int one_d;             /* STRING's 1-D tiles: ly = ry = ph = ty = tiles_y = 1, points not cells */
 } eu_geom2d;
 
 /* The geometry for an N x N grid (grid), elements of elem bytes, local_mem bytes of local
@@ -124,6 +126,12 @@ typedef struct eu_geom2d {
  * CLB_ERR_UNSUPPORTED (reason in d) when not even 3 x 3 fits. */
 clb_error eu_geom2d_plan(eu_geom2d *g, size_t grid, size_t elem, size_t local_mem, size_t wg,
                          size_t points, size_t steps, size_t s_want, clb_diag *d);
+/* STRING's 1-D tiles in registers (tiled_1d) for np points: wg (0: 256) work-items of points
+ * (0: 16) consecutive points each, the patch pw = wg points; halo s = s_want (0: pw / 34, the
+ * largest whose redundancy pw / (pw - 2 s) stays <= 1.0625) clipped to (pw - 1) / 2 and to steps.
+ * CLB_ERR_UNSUPPORTED (reason in d) when the patch has fewer than 3 points. */
+clb_error eu_geom1d_plan(eu_geom2d *g, size_t np, size_t wg, size_t points, size_t steps, size_t s_want,
+                         size_t elem, clb_diag *d);
 /* Launches for steps steps (the last one does steps % s when that is not 0). */
 size_t eu_geom2d_launches(const eu_geom2d *g, size_t steps);
 /* Point updates computed over point updates kept, for a launch of k <= s steps. */
@@ -132,6 +140,12 @@ double eu_geom2d_redundancy(const eu_geom2d *g, size_t k);
  * loads its patch (less the margin a short launch does not need; cells outside the grid
  * included), every grid point is stored once per launch. */
 double eu_geom2d_traffic(const eu_geom2d *g, size_t grid, size_t steps);
+/* tiled_1d, as eu_tile1d does it (every patch loaded whole, every point stored once a launch),
+ * for np points. */
+static inline double eu_geom1d_traffic(const eu_geom2d *g, size_t np, size_t steps)
+{
+    return eu_geom2d_traffic(g, np, steps);
+}
 
 /* One row's run: the problem, its result buffers and, for OpenCL variants, the kernel. */
 typedef struct eu_state {
@@ -153,6 +167,8 @@ typedef struct eu_state {
     size_t built_bs; /* the block size BS the program was built with */
     size_t tile_groups_per_cu; /* default work-groups of the tiled kernels per compute unit */
     size_t tile2d_points;      /* tiled_2d: most points per work-item (0: the default) */
+    int tile2d_reg;            /* tiled_2d: each item's block in registers (eu_tile2d_reg) */
+    int tile2d_form_bad;       /* CLBENCH_EULER_TILE2D_FORM is neither local nor registers */
     eu_geom geom;
     int tiled;       /* the 1-D tiled kinds (diamonds, honeycomb) */
     int arg_volatile; /* the built kernel's first argument is volatile (1), not (0), unknown (-1) */

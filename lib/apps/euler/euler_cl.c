@@ -1,6 +1,6 @@
 /* app.euler OpenCL variants: linear, coalesced, vectorized (one launch per step), the tiled
- * row-wise diamond, column-wise diamond and honeycomb kernels (one launch per row of tiles) and
- * BRUSS2D's 2-D overlapped tiles (one launch per s steps). */
+ * row-wise diamond, column-wise diamond and honeycomb kernels (one launch per row of tiles),
+ * BRUSS2D's 2-D overlapped tiles and STRING's 1-D ones in registers (one launch per s steps). */
 #include "apps/euler/euler.h"
 
 #include <stdlib.h>
@@ -121,9 +121,33 @@ cleanup:
     return d->err;
 }
 
-/* tiled_2d: plans the geometry for work-groups of at most lsize (0: 256) items and halo s_want
- * (0: the rule), builds the kernel with it compiled in, and plans again with the kernel's own
- * limits while it takes fewer work-items or less local memory than planned (3 builds at most). */
+/* The overlapped tiles' geometry for work-groups of at most wg items and halo s_want (0: the
+ * rule), and its defines: BRUSS2D's 2-D patch, or STRING's 1-D one in registers. */
+static clb_error overlap_plan(eu_state *s, size_t budget, size_t wg, size_t s_want, char *extra, size_t n,
+                              clb_diag *d)
+{
+    eu_geom2d *g = &s->geom2;
+    const char *p2 = s->row->fp64 ? "double2" : "float2";
+    if (s->o.prob == EU_STRING) {
+        if (eu_geom1d_plan(g, s->o.n / 2, wg, s->tile2d_points, s->steps, s_want, s->elem, d) != CLB_OK)
+            return d->err;
+        snprintf(extra, n, "#define P2 %s\n#define NP %zu\n#define LX %zu\n#define RX %zu\n#define TX %zu\n"
+                 "#define HALO %zu\n", p2, s->o.n / 2, g->lx, g->rx, g->tx, g->s);
+        return CLB_OK;
+    }
+    if (eu_geom2d_plan(g, s->o.grid, s->elem, budget, wg, s->tile2d_points, s->steps, s_want, d) != CLB_OK)
+        return d->err;
+    snprintf(extra, n,
+             "#define P2 %s\n#define TX %zu\n#define TY %zu\n#define HALO %zu\n#define PW %zu\n"
+             "#define PH %zu\n#define LX %zu\n#define LY %zu\n#define RX %zu\n#define RY %zu\n",
+             p2, g->tx, g->ty, g->s, g->pw, g->ph, g->lx, g->ly, g->rx, g->ry);
+    return CLB_OK;
+}
+
+/* tiled_2d (BRUSS2D) and tiled_1d (STRING): plans the geometry for work-groups of at most lsize
+ * (0: 256) items and halo s_want (0: the rule), builds the kernel with it compiled in, and plans
+ * again with the kernel's own limits while it takes fewer work-items or less local memory than
+ * planned (3 builds at most). */
 static clb_error tile2d_build(clb_ctx *c, eu_state *s, size_t lsize, size_t s_want)
 {
     clb_diag *d = &c->diag;
@@ -131,25 +155,27 @@ static clb_error tile2d_build(clb_ctx *c, eu_state *s, size_t lsize, size_t s_wa
     eu_geom2d *g = &s->geom2;
     size_t wg = lsize ? lsize : 256, dmax = 0, budget = s->local_mem;
     char *prefix = NULL, extra[512];
-    if (s->o.prob != EU_BRUSS)
-        CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "tiled_2d tiles the BRUSS2D grid; STRING has no 2-D grid");
+    int one_d = s->o.prob == EU_STRING;
+    const char *file = one_d ? "euler_tile1d" : "euler_tile2d";
+    const char *kname = one_d ? "eu_tile1d" : s->tile2d_reg ? "eu_tile2d_reg" : "eu_tile2d";
+    if (s->tile2d_form_bad)
+        CLB_FAIL(d, CLB_ERR_USAGE, "CLBENCH_EULER_TILE2D_FORM is neither local nor registers");
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dmax, &dmax, NULL));
     wg = wg < dmax ? wg : dmax;
     for (int tries = 1;; tries++) {
-        if (eu_geom2d_plan(g, s->o.grid, s->elem, budget, wg, s->tile2d_points, s->steps, s_want, d) != CLB_OK)
+        if (overlap_plan(s, budget, wg, s_want, extra, sizeof extra, d) != CLB_OK)
             goto cleanup;
-        snprintf(extra, sizeof extra,
-                 "#define P2 %s\n#define TX %zu\n#define TY %zu\n#define HALO %zu\n#define PW %zu\n"
-                 "#define PH %zu\n#define LX %zu\n#define LY %zu\n#define RX %zu\n#define RY %zu\n",
-                 s->row->fp64 ? "double2" : "float2", g->tx, g->ty, g->s, g->pw, g->ph, g->lx, g->ly,
-                 g->rx, g->ry);
         free(prefix);
         prefix = program_prefix(s, 0, extra);
         if (!prefix)
             CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory (or no embedded euler_ode.cl)");
-        if (clb_build(c, "euler_tile2d", prefix, NULL, &s->prog) != CLB_OK)
+        if (clb_build(c, file, prefix, NULL, &s->prog) != CLB_OK)
             goto cleanup;
-        CLB_CL(d, s->k = clCreateKernel(s->prog, "eu_tile2d", CLB_ERRP));
+        CLB_CL(d, s->k = clCreateKernel(s->prog, kname, CLB_ERRP));
+        char dname[64], dpath[1024]; /* CLBENCH_DUMP_DIR: the program, for its machine code */
+        snprintf(dname, sizeof dname, "%s_%s", kname, s->row->fp64 ? "f64" : "f32");
+        if (clb_dump_program_binary(s->prog, dname, dpath, sizeof dpath))
+            clb_param_str(c->res, "binary_dump", dpath);
         size_t kmax = 0;
         cl_ulong fixed = 0; /* asked before the local argument is set */
         CLB_CL(d, clGetKernelWorkGroupInfo(s->k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL));
@@ -160,8 +186,9 @@ static clb_error tile2d_build(clb_ctx *c, eu_state *s, size_t lsize, size_t s_wa
             break;
         if (tries == 3)
             CLB_FAIL(d, CLB_ERR_UNSUPPORTED,
-                     "tiled_2d: the kernel takes %zu work-items and %zu B of local memory, the "
-                     "geometry %zu x %zu items and %zu B", kmax, room, g->lx, g->ly, g->local_bytes);
+                     "%s: the kernel takes %zu work-items and %zu B of local memory, the "
+                     "geometry %zu x %zu items and %zu B", one_d ? "tiled_1d" : "tiled_2d", kmax, room,
+                     g->lx, g->ly, g->local_bytes);
         wg = kmax < wg ? kmax : wg;
         budget = room < budget ? room : budget;
         clb_release_kernel(s->k);
@@ -350,7 +377,9 @@ void eu_cl_release(eu_state *s)
 
 void eu_cl_params(clb_result *res, const eu_state *s)
 {
-    clb_param_str(res, "kernel", kernel_name(s->row->kind));
+    clb_param_str(res, "kernel", s->geom2.one_d ? "eu_tile1d"
+                                 : s->row->kind == EU_TILE2D && s->tile2d_reg ? "eu_tile2d_reg"
+                                                                             : kernel_name(s->row->kind));
     clb_param_str(res, "problem_function", s->row->vec || s->row->kind == EU_VECTOR ? "vectorized" : "scalar");
     if (s->row->kind != EU_TILE2D)
         clb_param_str(res, "global_access", s->arg_volatile < 0 ? "unknown (no kernel argument info)"

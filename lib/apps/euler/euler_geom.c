@@ -292,7 +292,35 @@ size_t eu_geom2d_launches(const eu_geom2d *g, size_t steps)
 
 double eu_geom2d_redundancy(const eu_geom2d *g, size_t k)
 {
+    if (g->one_d) { /* step j computes [s - k + j, pw - (s - k + j)) */
+        double done = 0, kept = (double)g->tx * (double)k;
+        for (size_t j = 1; j <= k; j++)
+            done += (double)(g->pw - 2 * (g->s - k + j));
+        return kept > 0 ? done / kept : 0;
+    }
     return redundancy2d(g->pw, g->ph, g->s, k);
+}
+
+clb_error eu_geom1d_plan(eu_geom2d *g, size_t np, size_t wg, size_t points, size_t steps, size_t s_want,
+                         size_t elem, clb_diag *d)
+{
+    memset(g, 0, sizeof *g);
+    g->one_d = 1;
+    g->lx = wg ? wg : 256;
+    g->rx = points ? points : 16;
+    g->ly = g->ry = g->ph = g->ty = g->tiles_y = 1;
+    g->pw = g->lx * g->rx;
+    if (g->pw < 3)
+        return clb_diag_set(d, CLB_ERR_UNSUPPORTED,
+                            "tiled_1d: a patch of %zu x %zu points is below 3", g->lx, g->rx);
+    size_t smax = (g->pw - 1) / 2, rule = g->pw / 34 ? g->pw / 34 : 1;
+    g->s = s_want ? s_want : rule;
+    g->s = g->s < smax ? g->s : smax;
+    g->s = steps && steps < g->s ? steps : g->s;
+    g->tx = g->pw - 2 * g->s;
+    g->tiles_x = ceil_div(np, g->tx);
+    g->local_bytes = 4 * g->lx * elem;
+    return CLB_OK;
 }
 
 double eu_geom2d_traffic(const eu_geom2d *g, size_t grid, size_t steps)
@@ -300,7 +328,10 @@ double eu_geom2d_traffic(const eu_geom2d *g, size_t grid, size_t steps)
     double comps = 0, tiles = (double)g->tiles_x * (double)g->tiles_y;
     for (size_t l = 0; l < eu_geom2d_launches(g, steps); l++) {
         size_t k = steps - l * g->s < g->s ? steps - l * g->s : g->s, m = g->s - k;
-        comps += 2 * (tiles * (double)(g->pw - 2 * m) * (double)(g->ph - 2 * m) + (double)grid * (double)grid);
+        if (g->one_d) /* grid: the points; every patch loaded whole */
+            comps += 2 * (tiles * (double)g->pw + (double)grid);
+        else
+            comps += 2 * (tiles * (double)(g->pw - 2 * m) * (double)(g->ph - 2 * m) + (double)grid * (double)grid);
     }
     return comps;
 }

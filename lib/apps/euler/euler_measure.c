@@ -91,7 +91,8 @@ static const char *kind_name(eu_kind k)
 static double bytes_per_update(const eu_state *s)
 {
     if (s->row->kind == EU_TILE2D)
-        return eu_geom2d_traffic(&s->geom2, s->o.grid, s->steps) * (double)s->elem /
+        return (s->geom2.one_d ? eu_geom1d_traffic(&s->geom2, s->o.n / 2, s->steps)
+                               : eu_geom2d_traffic(&s->geom2, s->o.grid, s->steps)) * (double)s->elem /
                ((double)s->o.n * (double)s->steps);
     if (!s->tiled || s->row->kind == EU_DIA_GLOBAL) /* global only: every level read and written */
         return 2.0 * (double)s->elem;
@@ -104,7 +105,7 @@ void eu_record(clb_result *res, const eu_state *s, double ns)
     double bpu = bytes_per_update(s), fpu = eu_flops_per_component(s->o.prob);
     clb_param_str(res, "problem", s->o.prob == EU_STRING ? "STRING" : "BRUSS2D");
     clb_param_str(res, "precision", s->row->fp64 ? "f64" : "f32");
-    clb_param_str(res, "variant", kind_name(s->row->kind));
+    clb_param_str(res, "variant", s->row->kind == EU_TILE2D && s->o.prob == EU_STRING ? "tiled_1d" : kind_name(s->row->kind));
     clb_param_num(res, "n", (double)s->o.n);
     if (s->o.grid)
         clb_param_num(res, "grid", (double)s->o.grid);

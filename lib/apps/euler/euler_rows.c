@@ -46,6 +46,9 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     int gpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_GPU) != 0;
     s->tile_groups_per_cu = given_or(clb_settings_get()->euler_tile_groups_per_cu, gpu ? 4 : 1);
     s->tile2d_points = given_or(clb_settings_get()->euler_tile2d_points, 0);
+    const char *form = clb_settings_get()->euler_tile2d_form;
+    s->tile2d_reg = form && strcmp(form, "registers") == 0;
+    s->tile2d_form_bad = form && *form && !s->tile2d_reg && strcmp(form, "local") != 0;
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 
@@ -161,12 +164,17 @@ static const eu_row eu_args[2][2][23] = {{EU_ARGS(EU_STRING, 0), EU_ARGS(EU_STRI
 #define EU_TILE2D_ROW(f, fn, req)                                                               \
     EU_ROW(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", f, fn, (req) | CLB_REQ_COMPILER, 14,   \
            "tiled_2d", "2-D overlapped tiles, s steps per launch in local memory")
+#define EU_TILE1D_ROW(f, fn, req)                                                               \
+    EU_ROW(EU_STRING, "string", "explicit Euler, STRING", f, fn, (req) | CLB_REQ_COMPILER, 14,   \
+           "tiled_1d", "1-D overlapped tiles in registers, s steps per launch")
 
 const clb_bench clb_euler_rows[] = {
     EU_ROWS(EU_STRING, "string", "explicit Euler, STRING", 0, "f32", 0),
     EU_STRATEGY_SWEEP(0, "f32", 0),
+    EU_TILE1D_ROW(0, "f32", 0),
     EU_ROWS(EU_STRING, "string", "explicit Euler, STRING", 1, "f64", CLB_REQ_FP64),
     EU_STRATEGY_SWEEP(1, "f64", CLB_REQ_FP64),
+    EU_TILE1D_ROW(1, "f64", CLB_REQ_FP64),
     EU_ROWS(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", 0, "f32", 0),
     EU_TILE2D_ROW(0, "f32", 0),
     EU_ROWS(EU_BRUSS, "bruss2d", "explicit Euler, BRUSS2D", 1, "f64", CLB_REQ_FP64),

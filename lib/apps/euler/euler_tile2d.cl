@@ -79,3 +79,72 @@ kernel void eu_tile2d(global const P2 *y, global P2 *yn, local P2 *p, int nsteps
                 yn[gy * GRID + gx] = nv[a][b];
         }
 }
+
+/* The same scheme with every point in registers (form "registers"): item (lx, ly) owns the
+ * RY x RX block of the patch at rows ly RY .., columns lx RX .. (one block, not strided columns),
+ * keeps it in registers across the steps and trades only its edges through local memory: each
+ * step stores its boundary points, one barrier, reads the row above and below and the column
+ * left and right of its block, one barrier. Points of the block are computed whether or not
+ * they are still valid (the margin's values are wrong and never reach the interior); at the
+ * patch's border the missing neighbours are the item's own points, likewise. */
+kernel void eu_tile2d_reg(global const P2 *y, global P2 *yn, local P2 *p, int nsteps)
+{
+    int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+    int gx0 = (int)get_group_id(0) * TX - HALO, gy0 = (int)get_group_id(1) * TY - HALO;
+    int m = HALO - nsteps, r0 = ly * RY, c0 = lx * RX;
+    for (int r = m + ly; r < PH - m; r += LY) {
+        int row = eu_reflect(gy0 + r) * GRID;
+        for (int c = m + lx; c < PW - m; c += LX)
+            p[r * PW + c] = y[row + eu_reflect(gx0 + c)];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    P2 v[RY][RX], nv[RY][RX];
+#pragma unroll
+    for (int a = 0; a < RY; a++)
+#pragma unroll
+        for (int b = 0; b < RX; b++)
+            v[a][b] = p[(r0 + a) * PW + c0 + b];
+    int up = max(r0 - 1, 0) * PW, dn = min(r0 + RY, PH - 1) * PW, lf = max(c0 - 1, 0), rt = min(c0 + RX, PW - 1);
+    for (int j = 1; j <= nsteps; j++) {
+        if (j > 1) { /* step 1 reads the patch as loaded */
+            barrier(CLK_LOCAL_MEM_FENCE); /* every item done reading the last step's edges */
+#pragma unroll
+            for (int a = 0; a < RY; a++)
+#pragma unroll
+                for (int b = 0; b < RX; b++)
+                    if (a == 0 || a == RY - 1 || b == 0 || b == RX - 1)
+                        p[(r0 + a) * PW + c0 + b] = v[a][b];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        P2 hu[RX], hd[RX], hl[RY], hr[RY];
+#pragma unroll
+        for (int b = 0; b < RX; b++) {
+            hu[b] = r0 > 0 ? p[up + c0 + b] : v[0][b];
+            hd[b] = r0 + RY < PH ? p[dn + c0 + b] : v[RY - 1][b];
+        }
+#pragma unroll
+        for (int a = 0; a < RY; a++) {
+            hl[a] = c0 > 0 ? p[(r0 + a) * PW + lf] : v[a][0];
+            hr[a] = c0 + RX < PW ? p[(r0 + a) * PW + rt] : v[a][RX - 1];
+        }
+#pragma unroll
+        for (int a = 0; a < RY; a++)
+#pragma unroll
+            for (int b = 0; b < RX; b++)
+                nv[a][b] = eu_step2(v[a][b], a ? v[(a + RY - 1) % RY][b] : hu[b], a + 1 < RY ? v[(a + 1) % RY][b] : hd[b],
+                                    b ? v[a][(b + RX - 1) % RX] : hl[a], b + 1 < RX ? v[a][(b + 1) % RX] : hr[a]);
+#pragma unroll
+        for (int a = 0; a < RY; a++)
+#pragma unroll
+            for (int b = 0; b < RX; b++)
+                v[a][b] = nv[a][b];
+    }
+#pragma unroll
+    for (int a = 0; a < RY; a++)
+#pragma unroll
+        for (int b = 0; b < RX; b++) {
+            int r = r0 + a, c = c0 + b, gy = gy0 + r, gx = gx0 + c;
+            if (r >= HALO && r < HALO + TY && c >= HALO && c < HALO + TX && gy < GRID && gx < GRID)
+                yn[gy * GRID + gx] = v[a][b];
+        }
+}

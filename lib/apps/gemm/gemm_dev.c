@@ -48,13 +48,13 @@ size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec)
 }
 
 /* Family 3's kernel assumes fragments of vw = 4 (or 2) rows and columns, 1, 2 or 4 of each per
- * item, at most 8 x 8 outputs, one or two local buffers, K slices of whole 4-vectors and, with
+ * item, at most 8 x 8 outputs, one or two local buffers (dbuf 2: two, B copied asynchronously), K slices of whole 4-vectors and, with
  * lanes along N, whole warps of 32 that tile the items' grid. */
 static int warp_ok(const gemm_blk *b)
 {
     unsigned rm = b->wptm ? b->tsm / b->wptm : 0, rn = b->wptn ? b->tsn / b->wptn : 0;
     unsigned gm = b->vw ? b->wptm / b->vw : 0, gn = b->vw ? b->wptn / b->vw : 0;
-    return (b->vw == 4 || b->vw == 2) && b->dbuf <= 1 && b->wptm % b->vw == 0 &&
+    return (b->vw == 4 || b->vw == 2) && b->dbuf <= 2 && b->wptm % b->vw == 0 &&
            b->wptn % b->vw == 0 && (gm == 1 || gm == 2 || gm == 4) && (gn == 1 || gn == 2 || gn == 4) &&
            b->wptm <= 8 && b->wptn <= 8 && b->tsk && b->tsk % 4 == 0 && b->tsn % 4 == 0 &&
            b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0 &&
@@ -218,6 +218,18 @@ cleanup:
     return d->err;
 }
 
+/* With CLBENCH_DUMP_DIR set: the program of every configuration built (rows and the tuned
+ * rung's screened candidates), named by rung, precision and configuration, for the machine code
+ * behind a figure (NVIDIA: PTX, for ptxas and cuobjdump). */
+static void dump_binary(cl_program prog, const gemm_rung *r, const gemm_blk *b, size_t prec)
+{
+    char name[160], path[1024];
+    snprintf(name, sizeof name, "gemm_%s_%s_f%u_%ux%ux%u_%ux%u_vw%u_db%u_ln%u_fa%u", r->name,
+             prec == 4 ? "s" : "d", b->family, b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->vw, b->dbuf,
+             b->ln, b->fa);
+    clb_dump_program_binary(prog, name, path, sizeof path);
+}
+
 clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, const gemm_mats *m,
                          gemm_dev *g)
 {
@@ -230,10 +242,13 @@ clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, co
     if (m->n > 0x7fffffff / m->n)
         return clb_diag_set(d, CLB_ERR_UNSUPPORTED, "n = %zu overflows the kernels' int indices", m->n);
     prefix(r, blk, m->prec, g->kp, pre, sizeof pre);
+    if (strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA")) /* inline PTX (cp.async) */
+        snprintf(pre + strlen(pre), sizeof pre - strlen(pre), "#define WCP_ASM 1\n");
     snprintf(kname, sizeof kname, "gemm_%s", r->name);
     if (clb_build(c, "gemm_rungs", pre, "", &g->prog) != CLB_OK)
         return d->err;
     CLB_CL(d, g->k = clCreateKernel(g->prog, kname, CLB_ERRP));
+    dump_binary(g->prog, r, blk, m->prec);
     if (check_limits(g, lbytes, d) != CLB_OK || upload(g, r->bt, m->prec, d) != CLB_OK)
         goto cleanup;
     if (set_args(g, lbytes, d) == CLB_OK && blk->family == 2 && r->kind == RK_BLOCK)

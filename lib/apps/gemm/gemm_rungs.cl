@@ -403,12 +403,15 @@ __kernel void gemm_tuned(int M, int N, int K, __global const REAL *A, __global c
 #ifndef WFA
 #define WFA 0
 #endif
+#ifndef WCP_ASM
+#define WCP_ASM 0
+#endif
 typedef CAT(REAL, WFV) realf;
 #define WGM (WTM / WFV)
 #define WGN (WTN / WFV)
 #define WRN (WBN / WTN)                       /* items along N */
 #define WNT ((WBM / WTM) * WRN)               /* items per work-group */
-#define WNB (1 + WDB)                         /* local buffers */
+#define WNB (WDB ? 2 : 1)                     /* local buffers */
 #define WAS (WBM + 4)                         /* As row: 4 more, so the transposed stores of
                                                  neighbouring k do not share a bank */
 #define WLA ((WBM * WBK / 4 + WNT - 1) / WNT) /* A vectors per item and slice */
@@ -425,8 +428,25 @@ typedef CAT(REAL, WFV) realf;
 #define WFRAG(buf, off, i) (((__local const realf *)(buf))[(off) / WFV + (i)])
 #endif
 
-/* Slice k0 of A and B from global memory into the item's registers. */
-#define WT_FETCH(pa, pb, k0)                                                              \
+/* WDB 2: B's slice goes straight from global into local buffer nb (the other one) by
+ * cp.async, 16 bytes a copy, no registers, waited for before the slice's barrier (NVIDIA's
+ * inline PTX, WCP_ASM from the host); elsewhere the same copy as a plain load and store, which
+ * keeps the form checkable on any device. */
+#if WDB == 2 && WCP_ASM
+#define WCP_COPY(dst, src)                                                                 \
+    __asm__ __volatile__("cp.async.cg.shared.global [%0], [%1], 16;" ::"l"((ulong)(dst)), \
+                         "l"((ulong)(src))                                                 \
+                         : "memory")
+#define WCP_WAIT() __asm__ __volatile__("cp.async.wait_all;" ::: "memory")
+#else
+#define WCP_COPY(dst, src) (*(__local float4 *)(dst) = *(__global const float4 *)(src))
+#define WCP_WAIT() ((void)0)
+#endif
+#define WCP_ELEMS (16 / (int)sizeof(REAL)) /* elements of one 16-byte copy */
+
+/* Slice k0 of A and B from global memory into the item's registers (WDB 2: B into local
+ * buffer nb). */
+#define WT_FETCH(pa, pb, k0, nb)                                                          \
     do {                                                                                  \
         _Pragma("unroll") for (int l = 0; l < WLA; l++) {                                 \
             int v = tid + l * WNT, r = v / (WBK / 4), c = (v % (WBK / 4)) * 4;            \
@@ -435,8 +455,15 @@ typedef CAT(REAL, WFV) realf;
         }                                                                                 \
         _Pragma("unroll") for (int l = 0; l < WLB; l++) {                                 \
             int v = tid + l * WNT, r = v / (WBN / 4), c = (v % (WBN / 4)) * 4;            \
-            if (v < WBK * WBN / 4)                                                        \
-                pb[l] = WCV(B + ((k0) + r) * N + n0 + c);                                 \
+            if (v < WBK * WBN / 4) {                                                      \
+                __global const REAL *src_ = B + ((k0) + r) * N + n0 + c;                  \
+                if (WDB == 2) {                                                           \
+                    __local REAL *dst_ = (__local REAL *)(Bs + (nb) * (WBK * WBN / 4) + v); \
+                    _Pragma("unroll") for (int e = 0; e < 4; e += WCP_ELEMS)              \
+                        WCP_COPY(dst_ + e, src_ + e);                                     \
+                } else                                                                    \
+                    pb[l] = WCV(src_);                                                    \
+            }                                                                             \
         }                                                                                 \
     } while (0)
 
@@ -455,7 +482,7 @@ typedef CAT(REAL, WFV) realf;
         }                                                                                 \
         _Pragma("unroll") for (int l = 0; l < WLB; l++) {                                 \
             int v = tid + l * WNT;                                                        \
-            if (v < WBK * WBN / 4)                                                        \
+            if (WDB != 2 && v < WBK * WBN / 4)                                            \
                 Bs[(buf) * (WBK * WBN / 4) + v] = pb[l];                                  \
         }                                                                                 \
     } while (0)
@@ -482,13 +509,14 @@ void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL
     _Pragma("unroll") for (int i = 0; i < WTM; i++)
         _Pragma("unroll") for (int h = 0; h < WGN; h++) acc[i][h] = (realf)(0);
     int slices = K / WBK;
-    WT_FETCH(pa, pb, 0);
+    WT_FETCH(pa, pb, 0, 0);
     WT_STORE(pa, pb, 0);
+    WCP_WAIT();
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int t = 0; t < slices; t++) {
         int cur = WDB ? t & 1 : 0;
         if (t + 1 < slices)
-            WT_FETCH(pa, pb, (t + 1) * WBK);
+            WT_FETCH(pa, pb, (t + 1) * WBK, cur ^ 1);
         /* fragments at the same addresses in two spellings (WFA, see gemm_blk.fa): NVIDIA's
          * compiler schedules them differently, each form wins at one slice depth */
         __local const REAL4 *as4 = As + cur * (WBK * WAS / 4), *bs4 = Bs + cur * (WBK * WBN / 4);
@@ -511,8 +539,9 @@ void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL
 #if !WDB
             barrier(CLK_LOCAL_MEM_FENCE); /* every item done reading the one buffer */
 #endif
-            WT_STORE(pa, pb, cur ^ WDB);
+            WT_STORE(pa, pb, WDB ? cur ^ 1 : 0);
         }
+        WCP_WAIT();
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     _Pragma("unroll") for (int g = 0; g < WGM; g++)

@@ -15,6 +15,8 @@
 #define WRS(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, 1}
 #define WR2(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 0}
 #define WR1(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 0, 3, 0, 0, 0, 0, 0, ln, 0}
+#define WR2S(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 1}
+#define WRA(m, n, k, tm, tn, v, ln) {m, n, k, tm, tn, v, 2, 3, 0, 0, 0, 0, 0, ln, 0}
 static const gemm_blk candidates[] = {
     BLK(64, 64, 16, 4, 4, 1, 0), /* the regblock rung's (the other fixed rungs' are below) */
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
@@ -51,6 +53,20 @@ static const gemm_blk candidates[] = {
     WR2(128, 64, 8, 8, 8, 8, 1),   WR2(128, 64, 12, 8, 8, 8, 1),  WR2(64, 128, 12, 8, 8, 8, 1),
     WR2(128, 64, 16, 8, 8, 8, 0),  WR2(64, 128, 16, 8, 8, 8, 0),  WR2(96, 64, 16, 8, 8, 8, 1),
     WR1(128, 128, 16, 8, 8, 8),    WR1(128, 64, 16, 8, 8, 8),
+    /* closer to cuBLAS (H200, 2026-11-25): warps over 8 x 4 and 2 x 16 items (A or B fragments
+     * shared by more lanes: fewer shared-memory wavefronts a step), the 16-deep SGEMM tile at
+     * scalar offsets, a 12-deep one; DGEMM's 64 x 128 x 16 winner with those warp shapes and at
+     * scalar offsets, 32 outputs per item (256 items: more warps to hide latency), and a 32-deep
+     * 64 x 64 slice in one buffer (a quarter of the barriers per FMA) */
+    WRP(128, 128, 16, 8, 8, 4),    WRP(128, 128, 16, 8, 8, 16),   WRS(128, 128, 16, 8, 8, 4),
+    WRP(128, 128, 12, 8, 8, 0),    WR2(64, 128, 16, 8, 8, 4, 0),  WR2(64, 128, 16, 8, 8, 16, 0),
+    WR2S(64, 128, 16, 8, 8, 8, 0), WR2(64, 128, 16, 4, 8, 8, 0),  WR2(64, 64, 32, 8, 8, 8, 0),
+    /* B's slice by cp.async (dbuf 2; NVIDIA only, inline PTX): the CUDA twin's fastest shapes
+     * (docs/results/peers-2026-11-25.md: DGEMM 64 x 128 x 8 at 22.0 TFLOPS, SGEMM 128 x 128 x 16
+     * at 44.7) and their neighbours, and DGEMM's 64 x 128 x 8 in two plain buffers */
+    WRA(64, 128, 8, 8, 8, 2, 8),   WRA(64, 128, 16, 8, 8, 2, 8),  WRA(128, 64, 8, 8, 8, 2, 8),
+    WR2(64, 128, 8, 8, 8, 8, 1),   WRA(128, 128, 16, 8, 8, 4, 8), WRA(128, 128, 16, 8, 8, 4, 0),
+    WRA(128, 128, 8, 8, 8, 4, 8),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -153,7 +169,7 @@ typedef struct tune_state {
     cl_uint pref;
     size_t prec, max_wg;
     cl_ulong local_mem;
-    int cpu;
+    int cpu, nvidia; /* nvidia: the platform is NVIDIA's (inline PTX: the cp.async candidates) */
     long family; /* CLBENCH_TUNE_FAMILY: only this family, on any device (tests); else -1 */
 } tune_state;
 
@@ -205,6 +221,9 @@ static int plausible(const int *point, void *user)
         int fits = gemm_warp_local_bytes(b, t->prec) <= t->local_mem && gemm_warp_items(b) <= t->max_wg;
         if (fixed)
             return fits;
+        if (b->dbuf == 2) /* cp.async on NVIDIA; elsewhere only when the family is asked for
+                             (tests: the plain copy that stands in for it) */
+            return fits && (t->family == 3 || (t->nvidia && !t->cpu)) && (b->vw == 4 || t->prec == 8);
         return !(t->family < 0 && t->cpu) && ((b->vw == 4 && b->dbuf) || t->prec == 8) && fits;
     }
     unsigned w = b->family ? b->w : b->vw;
@@ -219,7 +238,7 @@ static void describe_blk(const gemm_blk *b, char *buf, size_t n)
     if (b->family == 3)
         snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u%s%s%s", b->tsm, b->tsn,
                  b->tsk, b->wptm, b->wptn, b->ln, b->vw == 2 ? " frag=2" : "",
-                 b->dbuf ? "" : " one_buffer", b->fa ? " scalar_offsets" : "");
+                 b->dbuf == 2 ? " b_async" : b->dbuf ? "" : " one_buffer", b->fa ? " scalar_offsets" : "");
     else if (b->family == 2)
         snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
     else if (b->family)
@@ -253,7 +272,8 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
-    tune_state t = {c, r, &m, 1, prec, 0, 0, cpu, clb_settings_get()->tune_family};
+    int nvidia = strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA") != NULL;
+    tune_state t = {c, r, &m, 1, prec, 0, 0, cpu, nvidia, clb_settings_get()->tune_family};
     cl_device_id dev = clb_device_reference(c->dev)->device;
     int index[NCAND], nfixed = 0, k = 0;
     for (int i = 0; i < NCAND; i++) /* the fixed rungs' configurations first */
@@ -269,7 +289,7 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
     clb_tune_run run = {0};
     size_t valid = 0;
     clb_tune_opts_default(&o);
-    o.budget_s = clb_settings_get()->tune_budget_s; /* 0: the 52 candidates are searched whole */
+    o.budget_s = clb_settings_get()->tune_budget_s; /* 0: every candidate is searched */
     o.max_evals = c->opts->quick ? (size_t)nfixed + 3 : 0; /* quick: the fixed rungs' and three more */
     *n = c->opts->quick ? 128 : cpu ? 1024 : 2048;
     *n = *n < row_n ? *n : row_n; /* never above the row's own size */
