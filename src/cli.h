@@ -163,10 +163,12 @@ int cmd_tune(const cli_opts *o);
 int cmd_db(const cli_opts *o);
 /* src/cmd_store.c: store add|list|docs|show|history|export (docs/store.md). cli_store_path: the
  * store's file (--store, else $XDG_DATA_HOME or ~/.local/share, /clbench/store.sqlite; with
- * create its directory is made); cli_store_doc adds a document a command wrote (run --store). */
+ * create its directory is made); cli_store_doc adds a document a command wrote (run --store),
+ * cli_store_file the file run --mpi wrote. */
 int cmd_store(const cli_opts *o);
 int cli_store_path(const cli_opts *o, int create, char *buf, size_t n);
 int cli_store_doc(const cli_opts *o, const cJSON *doc);
+int cli_store_file(const cli_opts *o, const char *path);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 

@@ -279,6 +279,26 @@ int cmd_store(const cli_opts *o)
     return CLI_EXIT_USAGE;
 }
 
+static void print_stored(const clb_store_added *a)
+{
+    fprintf(stderr, "clbench: stored as doc %lld (%.12s)%s: %zu runs, %zu results\n", (long long)a->doc, a->hash,
+            a->known ? ", already there" : "", a->runs, a->results);
+}
+
+int cli_store_file(const cli_opts *o, const char *path)
+{
+    clb_store *s = NULL;
+    clb_store_added a;
+    clb_diag d;
+    int rc = open_store(o, 1, &s);
+    if (rc == CLI_EXIT_OK && clb_store_add_file(s, path, &a, &d) != CLB_OK)
+        rc = fail(&d);
+    else if (rc == CLI_EXIT_OK)
+        print_stored(&a);
+    clb_store_close(s);
+    return rc;
+}
+
 int cli_store_doc(const cli_opts *o, const cJSON *doc)
 {
     char *text = cJSON_Print(doc);
@@ -299,8 +319,7 @@ int cli_store_doc(const cli_opts *o, const cJSON *doc)
         else if (clb_store_add_bytes(s, text, len, "this run", &a, &d) != CLB_OK)
             rc = fail(&d);
         else
-            fprintf(stderr, "clbench: stored as doc %lld (%.12s): %zu runs, %zu results\n", (long long)a.doc, a.hash,
-                    a.runs, a.results);
+            print_stored(&a);
     }
     free(text);
     clb_store_close(s);

@@ -416,6 +416,8 @@ clb_error clb_store_add_bytes(clb_store *s, const char *text, size_t len, const 
         return CLB_OK;
     }
     cJSON *doc = clb_doc_parse(text, len, name, d);
+    if (!doc && d->err != CLB_ERR_NOMEM)
+        d->err = CLB_ERR_USAGE; /* an unusable document, as for report: the store is untouched */
     if (!doc)
         return d->err;
     clb_error e = add_parsed(s, doc, out->hash, len, out, d);
@@ -429,7 +431,7 @@ clb_error clb_store_add_file(clb_store *s, const char *path, clb_store_added *ou
     size_t len = 0;
     clb_diag_clear(d);
     if (clb_doc_read_file(path, &text, &len, d) != CLB_OK)
-        return d->err;
+        return d->err == CLB_ERR_NOMEM ? d->err : (d->err = CLB_ERR_USAGE);
     clb_error e = clb_store_add_bytes(s, text, len, path, out, d);
     free(text);
     return e;

@@ -82,18 +82,16 @@ clb_error clb_store_find_device(clb_store *s, const char *what, int64_t *id, clb
     for (size_t i = 0; i < n && *id < 0; i++) /* an id or an exact key wins */
         if ((*end == '\0' && end != what && v[i].id == want) || strcmp(v[i].key, what) == 0)
             *id = v[i].id;
-    for (size_t i = 0; i < n && *id < 0; i++) {
+    int exact = *id >= 0;
+    for (size_t i = 0; i < n && !exact; i++) {
         if (!contains_nocase(v[i].key, what) && !contains_nocase(v[i].model, what))
             continue;
         if (hits++ < 4) {
             size_t used = strlen(names);
             snprintf(names + used, sizeof names - used, "%s%s (%s)", hits > 1 ? ", " : "", v[i].key, v[i].model);
         }
-        if (hits == 1)
-            *id = v[i].id;
+        *id = hits == 1 ? v[i].id : -1;
     }
-    if (hits > 1)
-        *id = -1;
     clb_store_devices_free(v, n);
     if (*id >= 0)
         return CLB_OK;
