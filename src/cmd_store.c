@@ -111,13 +111,14 @@ static int store_docs(const cli_opts *o)
     if (rc == CLI_EXIT_OK && clb_store_docs(s, &v, &n, &d) != CLB_OK)
         rc = fail(&d);
     if (rc == CLI_EXIT_OK)
-        printf("%-4s %-14s %-8s %-20s %-20s %12s %s\n", "doc", "hash", "kind", "date", "added", "bytes", "runs");
+        printf("%-4s %-14s %-8s %-20s %-20s %12s %5s %s\n", "doc", "hash", "kind", "date", "added", "bytes", "runs",
+               "source");
     for (size_t i = 0; i < n; i++) {
         char t[32], a[32];
         fmt_time(v[i].time, t, sizeof t);
         fmt_time(v[i].added, a, sizeof a);
-        printf("%-4lld %-14.12s %-8s %-20s %-20s %12lld %zu\n", (long long)v[i].id, v[i].hash, v[i].kind, t, a,
-               (long long)v[i].bytes, v[i].runs);
+        printf("%-4lld %-14.12s %-8s %-20s %-20s %12lld %5zu %s\n", (long long)v[i].id, v[i].hash, v[i].kind, t, a,
+               (long long)v[i].bytes, v[i].runs, *v[i].source ? v[i].source : "-");
     }
     free(v);
     clb_store_close(s);

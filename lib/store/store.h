@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 /* The schema version this code writes; older stores are migrated when opened. */
-#define CLB_STORE_SCHEMA 1
+#define CLB_STORE_SCHEMA 2
 
 typedef struct clb_store clb_store;
 
@@ -92,6 +92,7 @@ typedef struct clb_store_doc {
     size_t runs;
     char hash[65];
     char kind[16];           /* "results", "suite", "fleet" */
+    char source[256];        /* where it was added from (since schema 2; "" before) */
 } clb_store_doc;
 /* Every document in id order; caller frees *out with free. */
 clb_error clb_store_docs(clb_store *s, clb_store_doc **out, size_t *n, clb_diag *d);

@@ -29,7 +29,7 @@ enum { Q_BLOB_GET, Q_BLOB_PUT, Q_DOC, Q_DEV_PUT, Q_DEV_GET, Q_RUN, Q_ROW_PUT, Q_
 static const char *const sql[NQ] = {
     [Q_BLOB_GET] = "SELECT id FROM blobs WHERE hash = ?1",
     [Q_BLOB_PUT] = "INSERT INTO blobs(hash, json) VALUES(?1, ?2)",
-    [Q_DOC] = "INSERT INTO docs(hash, bytes, added, time, kind, head) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    [Q_DOC] = "INSERT INTO docs(hash, bytes, added, time, kind, head, source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [Q_DEV_PUT] = "INSERT OR IGNORE INTO devices(key, host, slot, model, variant, vendor) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_DEV_GET] = "SELECT id FROM devices WHERE host = ?1 AND slot = ?2 AND model = ?3 AND variant = ?4",
     [Q_RUN] = "INSERT INTO runs(doc, pos, device, time, driver, tool_version, entry, results) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -54,6 +54,7 @@ typedef struct add_ctx {
     intern rows, statuses;
     int64_t next_status;
     const cJSON *doc;
+    const char *name; /* where the document comes from */
     clb_diag *d;
 } add_ctx;
 
@@ -332,6 +333,7 @@ static int add_doc_rows(add_ctx *c, const char *hash, size_t len, clb_store_adde
         sqlite3_bind_int64(q, 4, time_s);
         sqlite3_bind_text(q, 5, kind_of(c->doc), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 6, head, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 7, c->name, -1, SQLITE_STATIC);
         ok = step_reset(q) == SQLITE_DONE;
     }
     free(head);
@@ -384,10 +386,10 @@ static void add_ctx_free(add_ctx *c)
 }
 
 /* The transaction: known again inside it (another writer may have added it meanwhile). */
-static clb_error add_parsed(clb_store *s, const cJSON *doc, const char *hex, size_t len, clb_store_added *out,
-                            clb_diag *d)
+static clb_error add_parsed(clb_store *s, const cJSON *doc, const char *name, const char *hex, size_t len,
+                            clb_store_added *out, clb_diag *d)
 {
-    add_ctx c = {.s = s, .doc = doc, .d = d};
+    add_ctx c = {.s = s, .doc = doc, .name = name, .d = d};
     if (clb_store_begin(s, d) != CLB_OK)
         return d->err;
     int ok = 1;
@@ -420,7 +422,7 @@ clb_error clb_store_add_bytes(clb_store *s, const char *text, size_t len, const 
         d->err = CLB_ERR_USAGE; /* an unusable document, as for report: the store is untouched */
     if (!doc)
         return d->err;
-    clb_error e = add_parsed(s, doc, out->hash, len, out, d);
+    clb_error e = add_parsed(s, doc, name, out->hash, len, out, d);
     cJSON_Delete(doc);
     return e;
 }

@@ -29,10 +29,13 @@ static const char schema_v1[] =
     " value REAL, spread REAL, n INTEGER, PRIMARY KEY(run, row)) WITHOUT ROWID;"
     "PRAGMA application_id = 1668047475;"; /* CLB_STORE_APP_ID */
 
+/* Version 2: where each document was added from (the file named to store add, "this run"). */
+static const char schema_v2[] = "ALTER TABLE docs ADD COLUMN source TEXT NOT NULL DEFAULT ''";
+
 /* The migrations, in order: step i brings a store of version i to version i + 1, in one
  * transaction with the version's update. A new schema is one more step (and a fixture of the
  * previous version in tests/data/store-vN.sql, which cli_store_migrate opens). */
-static const char *const steps[] = {schema_v1};
+static const char *const steps[] = {schema_v1, schema_v2};
 #define NSTEPS (int)(sizeof steps / sizeof steps[0])
 _Static_assert(sizeof steps / sizeof steps[0] == CLB_STORE_SCHEMA, "one migration step per version");
 

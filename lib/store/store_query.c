@@ -285,7 +285,7 @@ const char *clb_store_status_name(clb_store *s, int code)
 clb_error clb_store_docs(clb_store *s, clb_store_doc **out, size_t *n, clb_diag *d)
 {
     static const char q[] = "SELECT d.id, d.added, d.time, d.bytes, d.hash, d.kind,"
-                            " (SELECT count(*) FROM runs WHERE doc = d.id) FROM docs d ORDER BY d.id";
+                            " (SELECT count(*) FROM runs WHERE doc = d.id), d.source FROM docs d ORDER BY d.id";
     clb_diag_clear(d);
     *out = NULL, *n = 0;
     sqlite3_stmt *st = clb_store_prep(s, q, d);
@@ -305,6 +305,7 @@ clb_error clb_store_docs(clb_store *s, clb_store_doc **out, size_t *n, clb_diag 
         snprintf(v->hash, sizeof v->hash, "%s", (const char *)sqlite3_column_text(st, 4));
         snprintf(v->kind, sizeof v->kind, "%s", (const char *)sqlite3_column_text(st, 5));
         v->runs = (size_t)sqlite3_column_int64(st, 6);
+        snprintf(v->source, sizeof v->source, "%s", (const char *)sqlite3_column_text(st, 7));
     }
     if (st && rc != SQLITE_DONE)
         clb_store_fail(s, "listing documents", d);
