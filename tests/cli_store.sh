@@ -99,5 +99,40 @@ echo '{"schema_version": "1.0.0", "devices": [' >"$tmp/trunc.json"
 "$bin" store add "$tmp/trunc.json" "$src/tests/data/sample2.json" --store="$tmp/b.sqlite" >"$tmp/b.out" 2>&1; rc=$?
 [ $rc = 2 ] || fail "a truncated document: exit $rc, want 2"
 grep -q "^added .*sample2.json" "$tmp/b.out" || fail "the good document after a bad one was not added"
+# odd but valid documents come back as they were: numbers exactly (-0, 1e300, 2^53 + 2, 0.1),
+# duplicate keys, an entry without results, results that are no array; export -> add -> export
+cat >"$tmp/odd.json" <<'J'
+{"schema_version": "1.0.0", "x": [-0.0, 1e300, 9007199254740994, 0.1, -17, "\u00e9\t\"", true, false, null, {}, []],
+ "devices": [{"results": 5}, {"a": 1}, {"results": [{"name": "r", "status": "ok", "value": -0.0, "stats": {"cv": 0.25, "n": 3}},
+   {"name": "r", "status": "error", "value": 7}], "results": 7, "selection": {"platform_index": 0, "device_index": 1}}], "devices": 3}
+J
+"$bin" store add "$tmp/odd.json" --store="$tmp/odd.sqlite" >/dev/null || fail "the odd document was not added"
+"$bin" store export 1 --store="$tmp/odd.sqlite" >"$tmp/odd1.json" || fail "the odd document was not exported"
+"$bin" store add "$tmp/odd1.json" --store="$tmp/odd.sqlite" >/dev/null && "$bin" store export 2 --store="$tmp/odd.sqlite" >"$tmp/odd2.json" &&
+    cmp -s "$tmp/odd1.json" "$tmp/odd2.json" || fail "export of the exported odd document differs"
+python3 - "$tmp/odd.json" "$tmp/odd1.json" <<'PY' || fail "the odd document came back changed: $(head -c 300 "$tmp/odd1.json")"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a == b and b["x"][2] == 9007199254740994
+PY
+[ "$(grep -c '"results"' "$tmp/odd1.json")" = 3 ] || fail "the duplicate results member was not kept"
+grep -q '"x":.\[-0, 1e+300, 9007199254740994, 0.1, -17' "$tmp/odd1.json" || fail "the numbers came back otherwise: $(grep '"x"' "$tmp/odd1.json")"
+"$bin" store history '?/0:1' r --store="$tmp/odd.sqlite" | grep -q ' ok ' || fail "the first of two results of one name is not the one kept"
+
+# hostile documents (the streamed reader's cases too): exit 2, nothing stored; a BOM is skipped
+i=0
+for bad in '' '[]' '{"schema_version": "1.0.0"}' '{"schema_version": "9.0.0", "devices": []}' \
+    '{"schema_version": "1.0.0", "devices": [{"results": [tru]}]}' '{"schema_version": "1.0.0", "devices": [{}, ]}' \
+    '{"schema_version": "1.0.0", "devices": [{}]} x' '{"schema_version": "1.0.0", "devices": [{"a": "\u00"}]}' \
+    '{"schema_version": "1.0.0", "devices": {}}' '{"schema_version": "1.0.0", "devices": [1]}'; do
+    i=$((i + 1))
+    printf '%s' "$bad" >"$tmp/bad$i.json"
+    "$bin" store add "$tmp/bad$i.json" --store="$tmp/b.sqlite" >/dev/null 2>"$tmp/err"; rc=$?
+    [ $rc = 2 ] || fail "hostile document $i ($bad): exit $rc, want 2"
+    grep -q "bad$i.json" "$tmp/err" || fail "hostile document $i: the message does not name the file: $(cat "$tmp/err")"
+done
+[ "$(sqlite3 "$tmp/b.sqlite" 'SELECT count(*) FROM docs')" = 1 ] || fail "a hostile document was stored"
+printf '\xef\xbb\xbf' | cat - "$src/tests/data/sample.json" >"$tmp/bom.json"
+"$bin" store add "$tmp/bom.json" --store="$tmp/b.sqlite" | grep -q '^added' || fail "a document with a byte order mark was not added"
 [ $fails -eq 0 ] && echo "PASS: store add/list/show/history/export, run --store, refusals"
 [ $fails -eq 0 ]

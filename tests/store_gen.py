@@ -4,7 +4,8 @@
 Writes DOCS documents OUT/PREFIX-NNNN.json; document i is one run, dated i hours after
 2026-01-01, of DEVICES devices (node "nodeK" = device // 8, selection 0:(device % 8), as run
 --mpi writes them) with ROWS rows each ("gen.rowNNN", ok, a value with noise, stats, SAMPLES
-samples; every 17th row unsupported, without a value). Deterministic for a seed; distinct
+samples (0: statistics of 5, the samples dropped, as fleet_sim.py does); every 17th row
+unsupported, without a value). Deterministic for a seed; distinct
 documents for distinct (prefix, i).
 
 usage: store_gen.py OUT --docs N [--devices D] [--rows R] [--samples S] [--seed S] [--prefix P]
@@ -21,7 +22,7 @@ def result(rnd, row, samples):
         return {"name": name, "group": "gen", "status": "unsupported", "reason": "not on this device",
                 "value": None, "unit": "GB/s", "stats": None, "params": {}, "samples": []}
     base = 10.0 * (row + 1)
-    xs = sorted(round(base * (1 + rnd.gauss(0, 0.01)), 6) for _ in range(samples))
+    xs = sorted(round(base * (1 + rnd.gauss(0, 0.01)), 6) for _ in range(max(samples, 5)))
     med = xs[len(xs) // 2]
     mean = sum(xs) / len(xs)
     sd = (sum((x - mean) ** 2 for x in xs) / max(len(xs) - 1, 1)) ** 0.5
@@ -31,7 +32,7 @@ def result(rnd, row, samples):
             "better": "higher", "timer": "cl_event_profiling",
             "stats": {"n": len(xs), "min": xs[0], "max": xs[-1], "median": med, "mean": mean, "stddev": sd,
                       "cv": g(sd / mean), "ci95": [xs[0], xs[-1]], "ci95_level": 0.95},
-            "params": {"bytes": 1 << (row % 30)}, "samples": xs}
+            "params": {"bytes": 1 << (row % 30)}, "samples": xs if samples else []}
 
 
 def document(i, a, rnd, out):

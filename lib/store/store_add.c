@@ -48,13 +48,50 @@ typedef struct intern {
     size_t n, cap;
 } intern;
 
+/* The device entries: from the parsed tree, or streamed: parsed one at a time from their spans
+ * in the text (clb_store_scan), so a fleet document never is one tree in memory. */
+typedef struct entries {
+    const cJSON *walk; /* the tree's next entry */
+    const char *text;  /* streamed: the text and the entries' spans */
+    const size_t *span;
+    size_t n, i;
+    cJSON *cur; /* the streamed entry in hand */
+    int bad;    /* a streamed entry is not JSON: the document is refused */
+} entries;
+
+static const cJSON *next_entry(entries *e)
+{
+    if (!e->text) {
+        const cJSON *v = e->walk;
+        e->walk = v ? v->next : NULL;
+        return v;
+    }
+    cJSON_Delete(e->cur);
+    e->cur = NULL;
+    if (e->i >= e->n)
+        return NULL;
+    const char *end = NULL;
+    size_t lo = e->span[2 * e->i], hi = e->span[2 * e->i + 1];
+    e->i++;
+    e->cur = cJSON_ParseWithLengthOpts(e->text + lo, hi - lo, &end, 0);
+    if (!e->cur || end != e->text + hi) {
+        e->bad = 1;
+        cJSON_Delete(e->cur);
+        e->cur = NULL;
+    }
+    return e->cur;
+}
+
 typedef struct add_ctx {
     clb_store *s;
     sqlite3_stmt *q[NQ];
     intern rows, statuses;
     int64_t next_status;
-    const cJSON *doc;
+    const cJSON *doc; /* streamed: its head, with no devices */
+    entries ents;
     const char *name; /* where the document comes from */
+    named_id *hint;   /* the previous entry's row at each position: fleets repeat the order */
+    size_t nhint;
     clb_diag *d;
 } add_ctx;
 
@@ -145,10 +182,12 @@ static int64_t blob_id(add_ctx *c, const cJSON *v)
 static char *skeleton(add_ctx *c, const cJSON *o, const char *hole)
 {
     cJSON *sk = cJSON_CreateArray(), *m;
-    int ok = sk != NULL;
+    int ok = sk != NULL, holed = 0;
     cJSON_ArrayForEach(m, o)
     {
-        int64_t id = m->string && strcmp(m->string, hole) == 0 ? 0 : blob_id(c, m);
+        int hole_here = !holed && m->string && strcmp(m->string, hole) == 0; /* the first: what readers see */
+        int64_t id = hole_here ? 0 : blob_id(c, m);
+        holed |= hole_here;
         cJSON *pair = cJSON_CreateArray();
         ok = ok && id >= 0 && pair && m->string;
         if (!ok) {
@@ -208,12 +247,32 @@ static int64_t device_id(add_ctx *c, const cJSON *entry)
     return id;
 }
 
-/* The id of name in t, inserted (with the statement's extra columns bound) when new. */
-static int64_t row_id(add_ctx *c, const cJSON *r, const char *name)
+/* Remembers that position pos held the row name (the interned copy, valid for the add). */
+static void hint_set(add_ctx *c, size_t pos, const char *name)
 {
+    if (pos >= c->nhint) {
+        size_t n = pos < 64 ? 128 : 2 * pos;
+        named_id *h = realloc(c->hint, n * sizeof *h);
+        if (!h)
+            return;
+        memset(h + c->nhint, 0, (n - c->nhint) * sizeof *h);
+        c->hint = h, c->nhint = n;
+    }
+    named_id key = {(char *)name, 0}, *hit = bsearch(&key, c->rows.v, c->rows.n, sizeof key, cmp_named);
+    if (hit)
+        c->hint[pos] = *hit;
+}
+
+/* The id of name in t, inserted (with the statement's extra columns bound) when new. */
+static int64_t row_id(add_ctx *c, const cJSON *r, const char *name, size_t pos)
+{
+    if (pos < c->nhint && c->hint[pos].name && strcmp(c->hint[pos].name, name) == 0)
+        return c->hint[pos].id;
     int64_t id = intern_find(&c->rows, name);
-    if (id >= 0)
+    if (id >= 0) {
+        hint_set(c, pos, name);
         return id;
+    }
     const char *better = rj_str(r, "better");
     sqlite3_stmt *put = c->q[Q_ROW_PUT];
     sqlite3_bind_text(put, 1, name, -1, SQLITE_STATIC);
@@ -222,7 +281,10 @@ static int64_t row_id(add_ctx *c, const cJSON *r, const char *name)
     if (step_reset(put) != SQLITE_DONE)
         return -1;
     id = sqlite3_last_insert_rowid(c->s->db);
-    return intern_put(&c->rows, name, id) ? id : -1;
+    if (!intern_put(&c->rows, name, id))
+        return -1;
+    hint_set(c, pos, name);
+    return id;
 }
 
 /* The code of a status name: the library's own names are clb_status, others from 64 on. */
@@ -247,12 +309,12 @@ static int64_t status_code(add_ctx *c, const char *name)
 
 /* One result of a run: the first of each name counts (rj_ok_in's rule); INSERT OR IGNORE
  * keeps it when a name repeats. */
-static int add_result(add_ctx *c, int64_t run, const cJSON *r)
+static int add_result(add_ctx *c, int64_t run, const cJSON *r, size_t pos)
 {
     const char *name = rj_str(r, "name");
     if (!name)
         return 1; /* kept in the run's results text; no row to file it under */
-    int64_t row = row_id(c, r, name), code = status_code(c, or_empty(rj_str(r, "status")));
+    int64_t row = row_id(c, r, name, pos), code = status_code(c, or_empty(rj_str(r, "status")));
     if (row < 0 || code < 0)
         return 0;
     const cJSON *stats = rj_obj(r, "stats");
@@ -279,11 +341,18 @@ static int add_result(add_ctx *c, int64_t run, const cJSON *r)
 /* One device entry at position pos of document doc: its run and its results. */
 static int add_entry(add_ctx *c, int64_t doc, int pos, const cJSON *entry, int64_t time, size_t *nres)
 {
-    const cJSON *results = rj_arr(entry, "results"), *r;
+    const cJSON *results = rj_arr(entry, "results"), *r, *member = cJSON_GetObjectItemCaseSensitive(entry, "results");
+    if (!cJSON_IsObject(entry)) {
+        clb_diag_set(c->d, CLB_ERR_USAGE, "%s: device entry %d is not an object", c->name, pos);
+        return 0;
+    }
     int64_t dev = device_id(c, entry);
     char *sk = dev >= 0 ? skeleton(c, entry, "results") : NULL;
-    char *rtext = sk ? (results ? cJSON_PrintUnformatted(results) : strdup("null")) : NULL;
-    int ok = rtext != NULL;
+    cJSON *none = member ? NULL : cJSON_CreateNull();
+    size_t plen = 0; /* the member as it is, whatever it holds: the export gives it back */
+    unsigned char *packed = sk ? clb_store_pack(member ? member : none, &plen) : NULL;
+    cJSON_Delete(none);
+    int ok = packed != NULL;
     sqlite3_stmt *q = c->q[Q_RUN];
     if (ok) {
         sqlite3_bind_int64(q, 1, doc);
@@ -293,29 +362,28 @@ static int add_entry(add_ctx *c, int64_t doc, int pos, const cJSON *entry, int64
         sqlite3_bind_text(q, 5, or_empty(rj_str(rj_obj(entry, "device"), "CL_DRIVER_VERSION")), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 6, or_empty(rj_str(rj_obj(c->doc, "provenance"), "tool_version")), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 7, sk, -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 8, rtext, -1, SQLITE_STATIC);
+        sqlite3_bind_blob(q, 8, packed, (int)plen, SQLITE_STATIC);
         ok = step_reset(q) == SQLITE_DONE;
     }
     int64_t run = sqlite3_last_insert_rowid(c->s->db);
     free(sk);
-    free(rtext);
+    free(packed);
     const cJSON *walk = ok ? results : NULL;
+    size_t i = 0;
     cJSON_ArrayForEach(r, walk)
     {
-        if (!(ok = add_result(c, run, r)))
+        if (!(ok = add_result(c, run, r, i++)))
             break;
         (*nres)++;
     }
     return ok;
 }
 
-static const char *kind_of(const cJSON *doc)
+static const char *kind_of(const cJSON *doc, const cJSON *first)
 {
-    const cJSON *devs = rj_devices(doc);
     if (rj_obj(doc, "suite"))
         return "suite";
-    return devs && devs->child && (rj_str(devs->child, "node") || cJSON_GetObjectItemCaseSensitive(devs->child, "rank"))
-               ? "fleet" : "results";
+    return first && (rj_str(first, "node") || cJSON_GetObjectItemCaseSensitive(first, "rank")) ? "fleet" : "results";
 }
 
 /* The document's rows inside the open transaction. */
@@ -324,30 +392,27 @@ static int add_doc_rows(add_ctx *c, const char *hash, size_t len, clb_store_adde
     const char *date = rj_str(rj_obj(c->doc, "provenance"), "date");
     int64_t time_s = parse_date(date);
     char *head = skeleton(c, c->doc, "devices");
+    const cJSON *e = next_entry(&c->ents);
     sqlite3_stmt *q = c->q[Q_DOC];
-    int ok = head != NULL;
+    int ok = head != NULL && !c->ents.bad;
     if (ok) {
         sqlite3_bind_text(q, 1, hash, 64, SQLITE_STATIC);
         sqlite3_bind_int64(q, 2, (int64_t)len);
         sqlite3_bind_int64(q, 3, (int64_t)time(NULL));
         sqlite3_bind_int64(q, 4, time_s);
-        sqlite3_bind_text(q, 5, kind_of(c->doc), -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 5, kind_of(c->doc, e), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 6, head, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 7, c->name, -1, SQLITE_STATIC);
         ok = step_reset(q) == SQLITE_DONE;
     }
     free(head);
     out->doc = sqlite3_last_insert_rowid(c->s->db);
-    const cJSON *e;
-    int pos = 0;
-    const cJSON *walk = ok ? rj_devices(c->doc) : NULL;
-    cJSON_ArrayForEach(e, walk)
-    {
-        if (!(ok = add_entry(c, out->doc, pos++, e, time_s, &out->results)))
+    for (int pos = 0; ok && e; e = next_entry(&c->ents), pos++) {
+        if (!(ok = add_entry(c, out->doc, pos, e, time_s, &out->results)))
             break;
         out->runs++;
     }
-    return ok;
+    return ok && !c->ents.bad;
 }
 
 /* The id of the document with this hash, or -1. */
@@ -383,13 +448,17 @@ static void add_ctx_free(add_ctx *c)
         sqlite3_finalize(c->q[i]);
     intern_free(&c->rows);
     intern_free(&c->statuses);
+    free(c->hint);
 }
 
-/* The transaction: known again inside it (another writer may have added it meanwhile). */
-static clb_error add_parsed(clb_store *s, const cJSON *doc, const char *name, const char *hex, size_t len,
-                            clb_store_added *out, clb_diag *d)
+/* The transaction: known again inside it (another writer may have added it meanwhile). doc:
+ * the whole tree (ents empty), or the head of a streamed document (ents its entries). */
+static clb_error add_parsed(clb_store *s, const cJSON *doc, entries ents, const char *name, const char *hex,
+                            size_t len, clb_store_added *out, clb_diag *d)
 {
-    add_ctx c = {.s = s, .doc = doc, .name = name, .d = d};
+    add_ctx c = {.s = s, .doc = doc, .ents = ents, .name = name, .d = d};
+    if (!ents.text)
+        c.ents.walk = rj_devices(doc) ? rj_devices(doc)->child : NULL;
     if (clb_store_begin(s, d) != CLB_OK)
         return d->err;
     int ok = 1;
@@ -399,11 +468,59 @@ static clb_error add_parsed(clb_store *s, const cJSON *doc, const char *name, co
         ok = intern_load(&c, &c.rows, "SELECT id, name FROM rows") &&
              intern_load(&c, &c.statuses, "SELECT code, name FROM statuses") && prepare_all(&c) &&
              add_doc_rows(&c, hex, len, out);
-        if (!ok && d->err == CLB_OK)
+        if (!ok && d->err == CLB_OK && c.ents.bad)
+            clb_diag_set(d, CLB_ERR_USAGE, "%s: a device entry is not JSON", name);
+        else if (!ok && d->err == CLB_OK)
             clb_store_fail(s, "adding the document", d);
     }
+    cJSON_Delete(c.ents.cur);
     add_ctx_free(&c);
     return clb_store_end(s, ok, d);
+}
+
+/* The whole text parsed by the one reader: its refusal (exit 2) names what is wrong. */
+static clb_error add_whole(clb_store *s, const char *text, size_t len, const char *name, clb_store_added *out,
+                           clb_diag *d)
+{
+    entries none = {0};
+    clb_diag_clear(d);
+    cJSON *doc = clb_doc_parse(text, len, name, d);
+    if (!doc && d->err != CLB_ERR_NOMEM)
+        d->err = CLB_ERR_USAGE; /* an unusable document, as for report: the store is untouched */
+    if (!doc)
+        return d->err;
+    clb_error e = add_parsed(s, doc, none, name, out->hash, len, out, d);
+    cJSON_Delete(doc);
+    return e;
+}
+
+/* Streamed: the head (the text with an empty devices array) through the one reader, then the
+ * entries one at a time. 0 when the text is not laid out for it (then add_whole). */
+static int add_streamed(clb_store *s, const char *text, size_t len, const char *name, clb_store_added *out,
+                        clb_diag *d, clb_error *e)
+{
+    size_t bom = clb_doc_skip_bom(text, len), lo, hi, *span = NULL, nspan = 0;
+    if (!clb_store_scan(text + bom, len - bom, &lo, &hi, &span, &nspan))
+        return 0;
+    size_t hlen = len - (hi - lo) + 2;
+    char *head = malloc(hlen);
+    cJSON *doc = NULL;
+    if (head) {
+        memcpy(head, text, bom + lo);
+        memcpy(head + bom + lo, "[]", 2);
+        memcpy(head + bom + lo + 2, text + bom + hi, len - bom - hi);
+        doc = clb_doc_parse(head, hlen, name, d);
+    }
+    int done = doc != NULL;
+    if (doc) {
+        entries ents = {.text = text + bom, .span = span, .n = nspan};
+        *e = add_parsed(s, doc, ents, name, out->hash, len, out, d);
+        done = *e != CLB_ERR_USAGE; /* a bad entry: the reader's message instead */
+    }
+    cJSON_Delete(doc);
+    free(head);
+    free(span);
+    return done;
 }
 
 clb_error clb_store_add_bytes(clb_store *s, const char *text, size_t len, const char *name, clb_store_added *out,
@@ -417,14 +534,11 @@ clb_error clb_store_add_bytes(clb_store *s, const char *text, size_t len, const 
         out->known = 1; /* the bytes are there: no need to parse them */
         return CLB_OK;
     }
-    cJSON *doc = clb_doc_parse(text, len, name, d);
-    if (!doc && d->err != CLB_ERR_NOMEM)
-        d->err = CLB_ERR_USAGE; /* an unusable document, as for report: the store is untouched */
-    if (!doc)
-        return d->err;
-    clb_error e = add_parsed(s, doc, name, out->hash, len, out, d);
-    cJSON_Delete(doc);
-    return e;
+    clb_error e = CLB_OK;
+    if (add_streamed(s, text, len, name, out, d, &e))
+        return e;
+    out->runs = out->results = 0;
+    return add_whole(s, text, len, name, out, d);
 }
 
 clb_error clb_store_add_file(clb_store *s, const char *path, clb_store_added *out, clb_diag *d)

@@ -51,7 +51,10 @@ static cJSON *entries(clb_store *s, sqlite3_stmt *get, int64_t doc, clb_diag *d)
     if (st)
         sqlite3_bind_int64(st, 1, doc);
     while (devs && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        cJSON *res = cJSON_Parse((const char *)sqlite3_column_text(st, 1));
+        /* packed (store_pack.c); a store written before kept the JSON text */
+        cJSON *res = sqlite3_column_type(st, 1) == SQLITE_BLOB
+                         ? clb_store_unpack(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1))
+                         : cJSON_Parse((const char *)sqlite3_column_text(st, 1));
         cJSON *e = res ? rebuild(s, get, (const char *)sqlite3_column_text(st, 0), res) : NULL;
         if (!e) {
             rc = SQLITE_CORRUPT;

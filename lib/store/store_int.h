@@ -28,4 +28,14 @@ clb_error clb_store_end(clb_store *s, int ok, clb_diag *d);
 /* A prepared statement; NULL with d set on failure. */
 sqlite3_stmt *clb_store_prep(clb_store *s, const char *sql, clb_diag *d);
 
+/* lib/store/store_pack.c: a JSON value as compact bytes and back, exactly (numbers as doubles):
+ * a run's results. pack: caller frees, NULL when out of memory; unpack: NULL when damaged. */
+unsigned char *clb_store_pack(const cJSON *v, size_t *len);
+cJSON *clb_store_unpack(const void *b, size_t n);
+
+/* lib/store/store_scan.c: the devices array of a document's text, [*lo, *hi), and its entries
+ * [span[2i], span[2i + 1]) for i < *nspan (span: caller frees), found without parsing; 0 when the
+ * text is not one object with such an array (the caller parses it whole for the message). */
+int clb_store_scan(const char *t, size_t n, size_t *lo, size_t *hi, size_t **span, size_t *nspan);
+
 #endif
