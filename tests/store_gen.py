@@ -9,6 +9,7 @@ unsupported, without a value). Deterministic for a seed; distinct
 documents for distinct (prefix, i).
 
 usage: store_gen.py OUT --docs N [--devices D] [--rows R] [--samples S] [--seed S] [--prefix P]
+                    [--first I]   (the first document's index: documents I .. I+N-1)
 """
 import json
 import os
@@ -59,7 +60,8 @@ def main(argv):
          "samples": opt("--samples", 5), "prefix": opt("--prefix", "gen")}
     rnd = random.Random(f"{opt('--seed', 1)}-{a['prefix']}")
     os.makedirs(argv[1], exist_ok=True)
-    for i in range(a["docs"]):
+    first = opt("--first", 0)
+    for i in range(first, first + a["docs"]):
         with open(os.path.join(argv[1], f"{a['prefix']}-{i:04d}.json"), "w") as out:
             document(i, a, rnd, out)
 

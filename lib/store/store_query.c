@@ -145,19 +145,20 @@ static int series_push(clb_store_series *sr, size_t *cap, sqlite3_stmt *st, int 
     return 1;
 }
 
-/* row's name, unit and better into sr. */
-static int series_row(clb_store *s, int64_t row, clb_store_series *sr)
+static const char row_q[] = "SELECT name, unit, better FROM rows WHERE id = ?1";
+
+/* row's name, unit and better into sr, through q (row_q, prepared by the caller). */
+static int series_row(sqlite3_stmt *q, int64_t row, clb_store_series *sr)
 {
-    sqlite3_stmt *st = NULL;
-    int ok = sqlite3_prepare_v2(s->db, "SELECT name, unit, better FROM rows WHERE id = ?1", -1, &st, NULL) == SQLITE_OK;
-    sqlite3_bind_int64(st, 1, row);
-    ok = ok && sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_bind_int64(q, 1, row);
+    int ok = sqlite3_step(q) == SQLITE_ROW;
     if (ok) {
+        free(sr->row_name), free(sr->unit);
         sr->row = row;
-        sr->row_name = dup_col(st, 0), sr->unit = dup_col(st, 1);
-        sr->better = sqlite3_column_int(st, 2);
+        sr->row_name = dup_col(q, 0), sr->unit = dup_col(q, 1);
+        sr->better = sqlite3_column_int(q, 2);
     }
-    sqlite3_finalize(st);
+    sqlite3_reset(q);
     return ok;
 }
 
@@ -181,7 +182,10 @@ clb_error clb_store_history(clb_store *s, int64_t device, const char *row, clb_s
         out->row_name = strdup(row);
         return CLB_OK; /* no run of any device has the row */
     }
-    if (!series_row(s, rid, out) || !(st = clb_store_prep(s, q, d)))
+    sqlite3_stmt *rq = clb_store_prep(s, row_q, d);
+    int ok = rq && series_row(rq, rid, out);
+    sqlite3_finalize(rq);
+    if (!ok || !(st = clb_store_prep(s, q, d)))
         return d->err != CLB_OK ? d->err : clb_store_fail(s, "reading a row", d);
     sqlite3_bind_int64(st, 1, device);
     sqlite3_bind_int64(st, 2, rid);
@@ -205,8 +209,8 @@ static const char each_q[] =
     " WHERE r.device = ?1 ORDER BY w.name, r.time, r.id";
 
 /* The series of one device through fn; the nonzero value of fn that stopped, else 0. */
-static int each_of_device(clb_store *s, sqlite3_stmt *st, int64_t dev, clb_store_series *sr, size_t *cap,
-                          clb_store_series_fn fn, void *arg, clb_diag *d)
+static int each_of_device(clb_store *s, sqlite3_stmt *st, sqlite3_stmt *rq, int64_t dev, clb_store_series *sr,
+                          size_t *cap, clb_store_series_fn fn, void *arg, clb_diag *d)
 {
     int rc, stop = 0;
     sqlite3_bind_int64(st, 1, dev);
@@ -217,12 +221,8 @@ static int each_of_device(clb_store *s, sqlite3_stmt *st, int64_t dev, clb_store
             stop = fn(sr, arg);
             sr->n = 0;
         }
-        if (!stop && sr->n == 0) {
-            free(sr->row_name), free(sr->unit);
-            sr->row_name = sr->unit = NULL;
-            if (!series_row(s, row, sr))
-                rc = SQLITE_ERROR;
-        }
+        if (!stop && sr->n == 0 && !series_row(rq, row, sr))
+            rc = SQLITE_ERROR;
         if (stop || rc != SQLITE_ROW || !series_push(sr, cap, st, 1))
             break;
     }
@@ -242,14 +242,15 @@ clb_error clb_store_each_series(clb_store *s, int64_t device, clb_store_series_f
     if (stopped)
         *stopped = 0;
     sqlite3_stmt *devs = clb_store_prep(s, "SELECT id FROM devices WHERE ?1 = 0 OR id = ?1 ORDER BY id", d);
-    sqlite3_stmt *st = devs ? clb_store_prep(s, each_q, d) : NULL;
+    sqlite3_stmt *st = devs ? clb_store_prep(s, each_q, d) : NULL, *rq = st ? clb_store_prep(s, row_q, d) : NULL;
     clb_store_series sr = {0};
     size_t cap = 0;
     int stop = 0;
-    if (st)
+    if (rq)
         sqlite3_bind_int64(devs, 1, device);
-    while (st && !stop && d->err == CLB_OK && sqlite3_step(devs) == SQLITE_ROW)
-        stop = each_of_device(s, st, sqlite3_column_int64(devs, 0), &sr, &cap, fn, arg, d);
+    while (rq && !stop && d->err == CLB_OK && sqlite3_step(devs) == SQLITE_ROW)
+        stop = each_of_device(s, st, rq, sqlite3_column_int64(devs, 0), &sr, &cap, fn, arg, d);
+    sqlite3_finalize(rq);
     sqlite3_finalize(st);
     sqlite3_finalize(devs);
     clb_store_series_free(&sr);
