@@ -61,40 +61,51 @@ clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb
     return d->err;
 }
 
-static int contains_nocase(const char *hay, const char *needle)
+/* The ids of the devices matching what by sql (?1 = what) into id[0..5); how many matched. */
+static size_t devices_where(clb_store *s, const char *sql, const char *what, int64_t id[5], char *names, size_t n,
+                            clb_diag *d)
 {
-    size_t n = strlen(needle);
-    for (; *hay; hay++)
-        if (strncasecmp(hay, needle, n) == 0)
-            return 1;
-    return n == 0;
+    sqlite3_stmt *st = clb_store_prep(s, sql, d);
+    size_t hits = 0;
+    if (st)
+        sqlite3_bind_text(st, 1, what, -1, SQLITE_STATIC);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        if (hits < 5)
+            id[hits] = sqlite3_column_int64(st, 0);
+        if (hits < 4 && names) {
+            size_t used = strlen(names);
+            snprintf(names + used, n - used, "%s%s (%s)", hits ? ", " : "", (const char *)sqlite3_column_text(st, 1),
+                     (const char *)sqlite3_column_text(st, 2));
+        }
+        hits++;
+    }
+    sqlite3_finalize(st);
+    return hits;
 }
 
 clb_error clb_store_find_device(clb_store *s, const char *what, int64_t *id, clb_diag *d)
 {
-    clb_store_device *v = NULL;
-    size_t n = 0, hits = 0;
-    char *end = NULL, names[512] = "";
-    long long want = strtoll(what, &end, 10);
-    if (clb_store_devices(s, &v, &n, d) != CLB_OK)
-        return d->err;
+    static const char by_id[] = "SELECT id, key, model FROM devices WHERE id = CAST(?1 AS INTEGER) AND ?1 GLOB '[0-9]*'"
+                                " AND CAST(CAST(?1 AS INTEGER) AS TEXT) = ?1";
+    static const char by_key[] = "SELECT id, key, model FROM devices WHERE key = ?1 ORDER BY id";
+    /* a case-insensitive part of the key or the model (ASCII, as SQLite's lower()) */
+    static const char by_part[] = "SELECT id, key, model FROM devices WHERE instr(lower(key), lower(?1)) > 0"
+                                  " OR instr(lower(model), lower(?1)) > 0 ORDER BY id";
+    int64_t ids[5];
+    char names[512] = "";
+    size_t hits = 0;
+    clb_diag_clear(d);
     *id = -1;
-    for (size_t i = 0; i < n && *id < 0; i++) /* an id or an exact key wins */
-        if ((*end == '\0' && end != what && v[i].id == want) || strcmp(v[i].key, what) == 0)
-            *id = v[i].id;
-    int exact = *id >= 0;
-    for (size_t i = 0; i < n && !exact; i++) {
-        if (!contains_nocase(v[i].key, what) && !contains_nocase(v[i].model, what))
-            continue;
-        if (hits++ < 4) {
-            size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%s (%s)", hits > 1 ? ", " : "", v[i].key, v[i].model);
-        }
-        *id = hits == 1 ? v[i].id : -1;
-    }
-    clb_store_devices_free(v, n);
-    if (*id >= 0)
+    if ((hits = devices_where(s, by_id, what, ids, NULL, 0, d)) == 0 && d->err == CLB_OK)
+        hits = devices_where(s, by_key, what, ids, names, sizeof names, d);
+    if (hits == 0 && d->err == CLB_OK)
+        hits = devices_where(s, by_part, what, ids, names, sizeof names, d);
+    if (d->err != CLB_OK)
+        return d->err;
+    if (hits == 1) {
+        *id = ids[0];
         return CLB_OK;
+    }
     if (hits > 1)
         return clb_diag_set(d, CLB_ERR_USAGE, "'%s' names %zu devices: %s%s; name one by its id or key", what, hits,
                             names, hits > 4 ? ", ..." : "");
