@@ -70,13 +70,24 @@ static void nap_ms(long ms)
     nanosleep(&t, NULL);
 }
 
-/* sql retried while SQLite answers BUSY or LOCKED after its own timeout: writers queue here. */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* sql retried while SQLite answers BUSY or LOCKED (its busy handler waits up to BUSY_MS first;
+ * some answers, such as a recovery in progress, come without waiting): writers queue here, for at
+ * most RETRY_S in all. */
+#define BUSY_MS 10000
+#define RETRY_S 60.0
 static int exec_retry(clb_store *s, const char *sql)
 {
-    int rc = SQLITE_BUSY;
-    for (int i = 0; i < 200; i++) {
-        rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
-        if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+    double until = now_s() + RETRY_S;
+    int rc;
+    while ((rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL)) == SQLITE_BUSY || rc == SQLITE_LOCKED) {
+        if (now_s() > until)
             break;
         nap_ms(5 + (long)(rand() % 20));
     }
@@ -166,7 +177,7 @@ int clb_store_schema_version(clb_store *s)
 /* Checks what the file is before anything is written to it (WAL mode rewrites the header). */
 static clb_error check_then_configure(clb_store *s, clb_diag *d)
 {
-    sqlite3_busy_timeout(s->db, 10000);
+    sqlite3_busy_timeout(s->db, BUSY_MS);
     int v = read_version(s, d);
     if (v < 0)
         return d->err;
