@@ -153,9 +153,11 @@ static int store_show(const cli_opts *o)
         if (v[i].id == id) {
             char t[32];
             fmt_time(v[i].last_run, t, sizeof t);
-            printf("device %lld %s\n  model %s, vendor %s, driver %s\n  host %s, slot %s%s%s\n  %zu runs, the last %s\n",
+            printf("device %lld %s\n  model %s, vendor %s, driver %s\n  host %s, slot %s%s%s; UUID %s, PCI %s\n"
+                   "  %zu runs, the last %s\n",
                    (long long)id, v[i].key, v[i].model, v[i].vendor, v[i].driver, v[i].host, v[i].slot,
-                   *v[i].variant ? ", variant " : "", v[i].variant, v[i].runs, t);
+                   *v[i].variant ? ", variant " : "", v[i].variant, *v[i].uuid ? v[i].uuid : "-",
+                   *v[i].pci ? v[i].pci : "-", v[i].runs, t);
         }
     clb_store_devices_free(v, n);
     if (rc == CLI_EXIT_OK) {

@@ -33,6 +33,16 @@ static char *make_doc(int i)
         cJSON *props = cJSON_AddObjectToObject(e, "device");
         cJSON_AddStringToObject(props, "CL_DEVICE_NAME", k ? "Model B" : "Model A");
         cJSON_AddStringToObject(props, "CL_DRIVER_VERSION", i >= 2 ? "2.0" : "1.0");
+        cJSON_AddStringToObject(props, "CL_DEVICE_UUID_KHR", k ? "00000000-0000-0000-0000-000000000000"
+                                                              : "1d2c3b4a-0000-0000-0000-00000000abcd");
+        if (k == 1) { /* NVIDIA's attributes; the PCI address of cl_khr_pci_bus_info on the other */
+            cJSON_AddNumberToObject(props, "CL_DEVICE_PCI_BUS_ID_NV", 0x41);
+            cJSON_AddNumberToObject(props, "CL_DEVICE_PCI_SLOT_ID_NV", 0);
+        } else {
+            cJSON *pci = cJSON_AddObjectToObject(props, "CL_DEVICE_PCI_BUS_INFO_KHR");
+            cJSON_AddNumberToObject(pci, "domain", 1), cJSON_AddNumberToObject(pci, "bus", 0x1b);
+            cJSON_AddNumberToObject(pci, "device", 2), cJSON_AddNumberToObject(pci, "function", 1);
+        }
         res = cJSON_AddArrayToObject(e, "results");
         const char *rows[] = {"r.a", "r.b", "r.c"};
         for (int r = 0; r < (k == 0 && i == 2 ? 3 : 2); r++) {
@@ -86,6 +96,10 @@ static void check_devices(clb_store *s)
         CHECK(strcmp(v[0].key, "h/0:0") == 0 && strcmp(v[0].model, "Model A") == 0 && v[0].runs == 3);
         EXPECT(strcmp(v[0].driver, "2.0") == 0, "driver of the newest run: %s", v[0].driver);
         CHECK(v[1].last_run == 1772539200); /* 2026-03-03T12:00:00Z */
+        EXPECT(strcmp(v[0].uuid, "1d2c3b4a-0000-0000-0000-00000000abcd") == 0 && strcmp(v[0].pci, "0001:1b:02.1") == 0,
+               "device 1: uuid %s, pci %s", v[0].uuid, v[0].pci);
+        EXPECT(strcmp(v[1].uuid, "") == 0 && strcmp(v[1].pci, "0000:41:00.0") == 0, "device 2: uuid %s, pci %s",
+               v[1].uuid, v[1].pci);
     }
     clb_store_devices_free(v, n);
     int64_t id = -1, id2 = -1;

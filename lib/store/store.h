@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 /* The schema version this code writes; older stores are migrated when opened. */
-#define CLB_STORE_SCHEMA 2
+#define CLB_STORE_SCHEMA 3
 
 typedef struct clb_store clb_store;
 
@@ -44,10 +44,12 @@ clb_error clb_store_add_bytes(clb_store *s, const char *text, size_t len, const 
 clb_error clb_store_add_file(clb_store *s, const char *path, clb_store_added *out, clb_diag *d);
 
 /* One device: identity (host, slot, model, variant); key = "HOST/SLOT" (+ "+VARIANT"), what
- * people type. driver: of its newest run. last_run: unix seconds. Strings owned by the array. */
+ * people type. driver: of its newest run. last_run: unix seconds. uuid (CL_DEVICE_UUID_KHR when
+ * not all zero) and pci ("DDDD:BB:DD.F", cl_khr_pci_bus_info or NVIDIA's attributes): "" when the
+ * driver does not tell (or the device was stored before schema 3). Strings owned by the array. */
 typedef struct clb_store_device {
     int64_t id;
-    char *key, *model, *vendor, *driver, *host, *slot, *variant;
+    char *key, *model, *vendor, *driver, *host, *slot, *variant, *uuid, *pci;
     int64_t last_run;
     size_t runs;
 } clb_store_device;

@@ -25,13 +25,14 @@ void clb_store_sha256_hex(const void *data, size_t n, char out[65])
 }
 
 /* The statements of one add, prepared once. */
-enum { Q_BLOB_GET, Q_BLOB_PUT, Q_DOC, Q_DEV_PUT, Q_DEV_GET, Q_RUN, Q_ROW_PUT, Q_STATUS_PUT, Q_RESULT, NQ };
+enum { Q_BLOB_GET, Q_BLOB_PUT, Q_DOC, Q_DEV_PUT, Q_DEV_GET, Q_DEV_IDS, Q_RUN, Q_ROW_PUT, Q_STATUS_PUT, Q_RESULT, NQ };
 static const char *const sql[NQ] = {
     [Q_BLOB_GET] = "SELECT id FROM blobs WHERE hash = ?1",
     [Q_BLOB_PUT] = "INSERT INTO blobs(hash, json) VALUES(?1, ?2)",
     [Q_DOC] = "INSERT INTO docs(hash, bytes, added, time, kind, head, source) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     [Q_DEV_PUT] = "INSERT OR IGNORE INTO devices(key, host, slot, model, variant, vendor) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_DEV_GET] = "SELECT id FROM devices WHERE host = ?1 AND slot = ?2 AND model = ?3 AND variant = ?4",
+    [Q_DEV_IDS] = "UPDATE devices SET uuid = ?2, pci = ?3 WHERE id = ?1 AND (uuid <> ?2 OR pci <> ?3)",
     [Q_RUN] = "INSERT INTO runs(doc, pos, device, time, driver, tool_version, entry, results) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     [Q_ROW_PUT] = "INSERT INTO rows(name, unit, better) VALUES(?1, ?2, ?3)",
     [Q_STATUS_PUT] = "INSERT INTO statuses(code, name) VALUES(?1, ?2)",
@@ -217,6 +218,31 @@ static int64_t parse_date(const char *s)
 
 static const char *or_empty(const char *s) { return s ? s : ""; }
 
+/* The card's UUID (not all zero) and PCI address into the device's row (the newest entry's). */
+static int device_ids(add_ctx *c, int64_t id, const cJSON *props)
+{
+    const char *uuid = rj_str(props, "CL_DEVICE_UUID_KHR");
+    const cJSON *pci = rj_obj(props, "CL_DEVICE_PCI_BUS_INFO_KHR");
+    double dom = 0, bus = -1, slot = -1, fn = 0;
+    char addr[32] = "";
+    if (uuid && strspn(uuid, "0-") == strlen(uuid))
+        uuid = NULL; /* an all-zero UUID names nothing */
+    if (pci) {
+        rj_num(pci, "domain", &dom), rj_num(pci, "bus", &bus), rj_num(pci, "device", &slot);
+        rj_num(pci, "function", &fn);
+    } else {
+        rj_num(props, "CL_DEVICE_PCI_DOMAIN_ID_NV", &dom), rj_num(props, "CL_DEVICE_PCI_BUS_ID_NV", &bus);
+        rj_num(props, "CL_DEVICE_PCI_SLOT_ID_NV", &slot);
+    }
+    if (bus >= 0 && slot >= 0 && bus < 65536 && slot < 65536 && dom >= 0 && dom < 65536 && fn >= 0 && fn < 16)
+        snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", (unsigned)dom, (unsigned)bus, (unsigned)slot, (unsigned)fn);
+    sqlite3_stmt *q = c->q[Q_DEV_IDS];
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_text(q, 2, or_empty(uuid), -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, addr, -1, SQLITE_STATIC);
+    return step_reset(q) == SQLITE_DONE;
+}
+
 /* The device entry's device id, made when new: (host, slot, model, variant). */
 static int64_t device_id(add_ctx *c, const cJSON *entry)
 {
@@ -244,7 +270,7 @@ static int64_t device_id(add_ctx *c, const cJSON *entry)
     if (step_reset(put) == SQLITE_DONE && sqlite3_step(get) == SQLITE_ROW)
         id = sqlite3_column_int64(get, 0);
     sqlite3_reset(get);
-    return id;
+    return id >= 0 && device_ids(c, id, props) ? id : -1;
 }
 
 /* Remembers that position pos held the row name (the interned copy, valid for the add). */

@@ -32,10 +32,15 @@ static const char schema_v1[] =
 /* Version 2: where each document was added from (the file named to store add, "this run"). */
 static const char schema_v2[] = "ALTER TABLE docs ADD COLUMN source TEXT NOT NULL DEFAULT ''";
 
+/* Version 3: what names a card beyond its slot (CL_DEVICE_UUID_KHR, the PCI address), for fleet
+ * checks that must not compare a device with itself; filled for devices seen from now on. */
+static const char schema_v3[] = "ALTER TABLE devices ADD COLUMN uuid TEXT NOT NULL DEFAULT '';"
+                                "ALTER TABLE devices ADD COLUMN pci TEXT NOT NULL DEFAULT ''";
+
 /* The migrations, in order: step i brings a store of version i to version i + 1, in one
  * transaction with the version's update. A new schema is one more step (and a fixture of the
  * previous version in tests/data/store-vN.sql, which cli_store_migrate opens). */
-static const char *const steps[] = {schema_v1, schema_v2};
+static const char *const steps[] = {schema_v1, schema_v2, schema_v3};
 #define NSTEPS (int)(sizeof steps / sizeof steps[0])
 _Static_assert(sizeof steps / sizeof steps[0] == CLB_STORE_SCHEMA, "one migration step per version");
 

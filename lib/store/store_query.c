@@ -18,7 +18,7 @@ void clb_store_devices_free(clb_store_device *v, size_t n)
 {
     for (size_t i = 0; v && i < n; i++) {
         free(v[i].key), free(v[i].model), free(v[i].vendor), free(v[i].driver);
-        free(v[i].host), free(v[i].slot), free(v[i].variant);
+        free(v[i].host), free(v[i].slot), free(v[i].variant), free(v[i].uuid), free(v[i].pci);
     }
     free(v);
 }
@@ -27,7 +27,7 @@ clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb
 {
     static const char q[] =
         "SELECT d.id, d.key, d.model, d.vendor, d.host, d.slot, d.variant, count(r.id), max(r.time),"
-        " (SELECT driver FROM runs WHERE device = d.id ORDER BY time DESC, id DESC LIMIT 1)"
+        " (SELECT driver FROM runs WHERE device = d.id ORDER BY time DESC, id DESC LIMIT 1), d.uuid, d.pci"
         " FROM devices d LEFT JOIN runs r ON r.device = d.id GROUP BY d.id ORDER BY d.id";
     clb_diag_clear(d);
     *out = NULL;
@@ -50,6 +50,7 @@ clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb
         v->runs = (size_t)sqlite3_column_int64(st, 7);
         v->last_run = sqlite3_column_int64(st, 8);
         v->driver = dup_col(st, 9);
+        v->uuid = dup_col(st, 10), v->pci = dup_col(st, 11);
     }
     if (st && rc != SQLITE_DONE)
         clb_store_fail(s, "listing devices", d);
