@@ -74,6 +74,18 @@ assert got == want, [len(got), len(want)]
 PY
 "$bin" store export abcdef999 --store="$st" >/dev/null 2>&1; [ $? = 2 ] || fail "an unknown document is not exit 2"
 
+# run --mpi --store: rank 0 adds the file it wrote (a fleet document of 2 runs), which comes back equal
+if command -v mpirun >/dev/null && ! "$bin" run launch.roundtrip --mpi --json "$tmp/x.json" 2>&1 | grep -q "built without MPI"; then
+    (export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+        POCL_MAX_PTHREAD_COUNT=1 POCL_DEVICES="pthread pthread"
+     mpirun -np 2 "$bin" run launch.roundtrip --quick --quiet --mpi --type cpu --json "$tmp/mpi.json" --store="$tmp/mpi.sqlite") \
+        >/dev/null 2>"$tmp/mpi.err" || fail "run --mpi --store exited $?: $(tail -2 "$tmp/mpi.err")"
+    [ "$(sqlite3 "$tmp/mpi.sqlite" "SELECT kind, (SELECT count(*) FROM runs) FROM docs")" = "fleet|2" ] ||
+        fail "run --mpi --store: $(sqlite3 "$tmp/mpi.sqlite" 'SELECT kind FROM docs'), want one fleet document of 2 runs"
+    "$bin" store export 1 --store="$tmp/mpi.sqlite" | python3 -c "import json,sys; assert json.load(sys.stdin) == json.load(open(sys.argv[1]))" "$tmp/mpi.json" ||
+        fail "run --mpi --store: the stored document differs from the file"
+fi
+
 # the default place, and a bare --store adds to it
 "$bin" run --quick 'launch.roundtrip' --store >/dev/null 2>&1 || fail "run --store (default place) exited $?"
 [ "$(sqlite3 "$XDG_DATA_HOME/clbench/store.sqlite" 'SELECT count(*) FROM docs')" = 1 ] || fail "no store at \$XDG_DATA_HOME/clbench/store.sqlite"
