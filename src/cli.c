@@ -14,7 +14,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_QUIET, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_NO_BINARY_CACHE, OPT_STORE,
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_STORE,
        OPT_RUN /* OPT_RUN + i: row i of run_rows */ };
 
 static const struct option long_opts[] = {
@@ -43,7 +43,6 @@ static const struct option long_opts[] = {
     {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {"icd", no_argument, NULL, OPT_ICD},
-    {"no-binary-cache", no_argument, NULL, OPT_NO_BINARY_CACHE},
     {"store", optional_argument, NULL, OPT_STORE},
     {NULL, 0, NULL, 0}};
 
@@ -182,10 +181,12 @@ const char *cli_fault_name(int kind)
     return kind >= CLB_FAULT_WRONG && kind <= CLB_FAULT_SKIP ? fault_kinds[kind] : "";
 }
 
-/* The run options (clb_run_opts): the parser takes them by this table and the run engine gives
- * them to its workers by it (cli_run_opts_to_argv), so a new run option is one row here (and
- * its line in --help and docs/cli.md when it is for people). Flags default to 0. */
-#define RUN_FIELD(f) offsetof(clb_run_opts, f), sizeof(((clb_run_opts *)0)->f)
+/* The run options (clb_run_opts, and the tool's flags that shape a worker's run): the parser takes
+ * them by this table and the run engine gives them to its workers by it (cli_run_opts_to_argv),
+ * so a new run option is one row here (and its line in --help and docs/cli.md when it is for
+ * people). Fields are cli_opts's; flags default to 0. */
+#define RUN_FIELD(f) offsetof(cli_opts, run.f), sizeof(((cli_opts *)0)->run.f)
+#define TOOL_FIELD(f) offsetof(cli_opts, f), sizeof(((cli_opts *)0)->f)
 static const cli_run_opt run_rows[] = {
     {"reps", CLI_RUN_COUNT, RUN_FIELD(reps), 1, 1e5, "an integer from 1 to 100000"},
     {"time-budget", CLI_RUN_SECONDS, RUN_FIELD(time_budget_s), 0.001, 86400, "seconds from 0.001 to 86400"},
@@ -197,16 +198,18 @@ static const cli_run_opt run_rows[] = {
     {"retune", CLI_RUN_FLAG, RUN_FIELD(retune), 0, 0, NULL},
     {"largest-only", CLI_RUN_FLAG, RUN_FIELD(largest_only), 0, 0, NULL}, /* a concurrent pass */
     {"all-reps", CLI_RUN_FLAG, RUN_FIELD(all_reps), 0, 0, NULL},
+    /* the tool's, not the library's: a worker told it resolves no cache directory (cli_parse) */
+    {"no-binary-cache", CLI_RUN_FLAG, TOOL_FIELD(no_binary_cache), 0, 0, NULL},
 };
 #define RUN_ROWS (sizeof run_rows / sizeof run_rows[0])
 _Static_assert(RUN_ROWS <= CLI_RUN_ARGV_MAX, "CLI_RUN_ARGV_MAX: one argument per run option");
 
 const cli_run_opt *cli_run_opt_row(size_t i) { return i < RUN_ROWS ? &run_rows[i] : NULL; }
 
-/* Sets row r's field of ro from arg; CLI_EXIT_OK or the refusal's exit code. */
-static int apply_run(const cli_run_opt *r, const char *arg, clb_run_opts *ro)
+/* Sets row r's field of o from arg; CLI_EXIT_OK or the refusal's exit code. */
+static int apply_run(const cli_run_opt *r, const char *arg, cli_opts *o)
 {
-    char *field = (char *)ro + r->off;
+    char *field = (char *)o + r->off;
     char flag[48];
     double v;
     int i = 1;
@@ -236,10 +239,10 @@ static int apply_run(const cli_run_opt *r, const char *arg, clb_run_opts *ro)
     return CLI_EXIT_OK;
 }
 
-/* "--flag" or "--flag=value" for row r's field of ro, into buf (n bytes). */
-static void run_arg(const cli_run_opt *r, const clb_run_opts *ro, char *buf, size_t n)
+/* "--flag" or "--flag=value" for row r's field of o, into buf (n bytes). */
+static void run_arg(const cli_run_opt *r, const cli_opts *o, char *buf, size_t n)
 {
-    const char *field = (const char *)ro + r->off;
+    const char *field = (const char *)o + r->off;
     double v;
     int i;
     unsigned u;
@@ -261,16 +264,17 @@ static void run_arg(const cli_run_opt *r, const clb_run_opts *ro, char *buf, siz
     }
 }
 
-void cli_run_opts_to_argv(const clb_run_opts *ro, cli_run_argv *out)
+void cli_run_opts_to_argv(const cli_opts *o, cli_run_argv *out)
 {
-    clb_run_opts def;
-    clb_run_opts_default(&def);
+    cli_opts def; /* the parser's start: zero, the library's run defaults */
+    memset(&def, 0, sizeof def);
+    clb_run_opts_default(&def.run);
     out->argc = 0;
     for (size_t i = 0; i < RUN_ROWS; i++) {
         const cli_run_opt *r = &run_rows[i];
-        if (memcmp((const char *)ro + r->off, (const char *)&def + r->off, r->size) == 0)
+        if (memcmp((const char *)o + r->off, (const char *)&def + r->off, r->size) == 0)
             continue; /* the worker starts from the same defaults */
-        run_arg(r, ro, out->text[out->argc], sizeof out->text[out->argc]);
+        run_arg(r, o, out->text[out->argc], sizeof out->text[out->argc]);
         out->argv[out->argc] = out->text[out->argc];
         out->argc++;
     }
@@ -282,7 +286,7 @@ static int apply(int c, const char *arg, cli_opts *o)
 {
     double v;
     if (c >= OPT_RUN && (size_t)(c - OPT_RUN) < RUN_ROWS)
-        return apply_run(&run_rows[c - OPT_RUN], arg, &o->run);
+        return apply_run(&run_rows[c - OPT_RUN], arg, o);
     switch (c) {
     case 'p': o->sel.platform = arg; break;
     case 'd': o->sel.device = arg; break;
@@ -290,7 +294,6 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_ICD: o->list_icd = 1; break;
-    case OPT_NO_BINARY_CACHE: o->no_binary_cache = 1; break;
     case OPT_STORE: o->store_set = 1, o->store = arg; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_STRICT: o->strict = 1; break;

@@ -92,8 +92,9 @@ int cmd_run_mpi(const cli_opts *o);
 int cli_fault_kind(const char *name);
 const char *cli_fault_name(int kind);
 
-/* The run options (clb_run_opts) as flags, one table in src/cli.c: the parser takes them by it
- * and a worker's argv is made by it, so parent and worker cannot disagree on an option. */
+/* The run options (clb_run_opts, and the tool's --no-binary-cache) as flags, one table in
+ * src/cli.c: the parser takes them by it and a worker's argv is made by it, so parent and worker
+ * cannot disagree on an option. */
 typedef enum cli_run_kind {
     CLI_RUN_FLAG,    /* int set to 1 by --flag (default 0) */
     CLI_RUN_COUNT,   /* unsigned, an integer in [lo, hi] */
@@ -104,20 +105,21 @@ typedef enum cli_run_kind {
 typedef struct cli_run_opt {
     const char *flag;   /* without the leading "--" */
     cli_run_kind kind;
-    size_t off, size;   /* the field in clb_run_opts */
+    size_t off, size;   /* the field in cli_opts (run.* for clb_run_opts's) */
     double lo, hi;      /* accepted values, in the flag's unit */
     const char *expect; /* the refusal's "expected ..." */
 } cli_run_opt;
 #define CLI_RUN_ARGV_MAX 32
 /* Row i of the table, NULL past its end. */
 const cli_run_opt *cli_run_opt_row(size_t i);
-/* The flags that give a worker ro: one per field that differs from clb_run_opts_default. */
+/* The flags that give a worker o's run options: one per row whose field differs from the
+ * parser's start (clb_run_opts_default, the tool's flags 0). */
 typedef struct cli_run_argv {
     char text[CLI_RUN_ARGV_MAX][64];
     char *argv[CLI_RUN_ARGV_MAX + 1];
     int argc;
 } cli_run_argv;
-void cli_run_opts_to_argv(const clb_run_opts *ro, cli_run_argv *out);
+void cli_run_opts_to_argv(const cli_opts *o, cli_run_argv *out);
 
 /* src/options_env.c: the environment variables the tool reads, one table. cli_env_load maps
  * them (exit code 2 and a message for a value of the wrong kind) and installs the library's

@@ -50,11 +50,9 @@ static void build_worker_args(const cli_opts *o, const clb_device_ref *r, int em
     push(w, &k, "__worker");
     push(w, &k, "-d");
     push(w, &k, w->dev);
-    cli_run_opts_to_argv(&o->run, &w->run);
+    cli_run_opts_to_argv(o, &w->run);
     for (int i = 0; i < w->run.argc; i++)
         push(w, &k, w->run.argv[i]);
-    if (o->no_binary_cache) /* a flag of the tool's, not a run option: the worker finds no cache dir */
-        push(w, &k, "--no-binary-cache");
     if (emit_device)
         push(w, &k, "--emit-device");
     push(w, &k, "--");

@@ -3,7 +3,9 @@
 # and CLBENCH_CUDA_ANY_DEVICE=1: right answers give ok rows (every GEMM shape screened and valid);
 # each planted defect (FAKE_CUDA_BUG) must be caught: a wrong MonteCarloPi count or StringMatch
 # position or Euler component is invalid_result, the Euler twin's traffic comes from its tiling, a wrong and fastest GEMM shape is recorded as failed and never wins,
-# all shapes wrong or a wrong final run is invalid_result.
+# all shapes wrong or a wrong final run is invalid_result. Every ok row carries the total time
+# (params.total_s = setup_s + kernel_s + readback_s, the module's setup of 2 ms and copy back of
+# 0.5 ms in it); a module that reports no phases gives no total.
 # usage: cli_cuda_fake.sh CLBENCH FAKE_MODULE
 set -u
 bin=$1 tmp=$(mktemp -d)
@@ -32,6 +34,13 @@ for row, status in want.items():
         ok = ok and len(scr) >= 2 and all(s["status"] == ("failed" if first_bad and i == 0 else "ok")
                                           for i, s in enumerate(scr))
         ok = ok and p.get("shape") == scr[1 if first_bad else 0]["shape"]  # the fastest valid one
+    if status == "ok":
+        k, s0, rb, t = (p.get(x) for x in ("kernel_s", "setup_s", "readback_s", "total_s"))
+        if name == "phases":
+            ok = ok and t is None
+        else:
+            ok = ok and None not in (k, s0, rb, t) and k > 0 and s0 >= 2e-3 and rb == 5e-4 and \
+                abs(t - (s0 + k + rb)) <= 1e-9 * t
     if row == "app.euler.cuda" and status == "ok":  # the tiles' traffic from the module's note, not 8 B
         ok = ok and p.get("tiling", "").startswith("diamond") and 0 < p.get("bytes_per_component_step", 8) < 8
     print(("PASS" if ok else "FAIL") + f": {name}: {row} {r.get('status')} {r.get('reason', '')}")
@@ -39,8 +48,9 @@ for row, status in want.items():
 sys.exit(bad != 0)
 PY
 }
-case_ right "" app.mcpi.cuda=ok app.strmatch.cuda=ok app.sgemm.cuda=ok app.dgemm.cuda=ok app.sgemm.cublas=ok \
+case_ right "" app.saxpy.cuda=ok app.mcpi.cuda=ok app.strmatch.cuda=ok app.sgemm.cuda=ok app.dgemm.cuda=ok app.sgemm.cublas=ok \
     app.euler.cuda=ok
+case_ phases phases app.mcpi.cuda=ok
 case_ euler euler app.euler.cuda=invalid_result
 case_ mcpi mcpi app.mcpi.cuda=invalid_result
 case_ strmatch strmatch app.strmatch.cuda=invalid_result

@@ -55,6 +55,11 @@ static int check_saxpy(const clbcu_api *api)
     }
     snprintf(detail, sizeof detail, "n %zu, relative error %.2g (bound %.2g)", n, worst, 2.0 * (REPS + 1) * 0x1p-24);
     ok = report("saxpy", rc, err, t, ok && worst <= 2.0 * (REPS + 1) * 0x1p-24, detail);
+    /* the call's phases (ABI 4): an upload of 8 MiB and a copy back of 4 MiB take measurable time */
+    double setup = -1, back = -1;
+    int phases = rc == 0 && api->last_phases(&setup, &back) == 0 && setup > 0 && back > 0;
+    printf("last_phases    %s  setup %.3g s, readback %.3g s\n", phases ? "PASS" : "FAIL", setup, back);
+    ok &= phases;
     free(x), free(y0), free(y);
     return ok;
 }

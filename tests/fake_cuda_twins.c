@@ -1,4 +1,4 @@
-/* A CUDA twin module (ABI 2) that computes on the host, for testing the CUDA rows' verification
+/* A CUDA twin module (ABI 4) that computes on the host, for testing the CUDA rows' verification
  * without a GPU (tests/cli_cuda_fake.sh, with CLBENCH_CUDA_ANY_DEVICE=1). Right answers, unless
  * FAKE_CUDA_BUG names a defect to plant:
  *   gemm_shape0  the own kernel's shape 0 (variant 0 and 2) is wrong by one element, and fastest
@@ -7,7 +7,8 @@
  *   mcpi         the count is one too high
  *   strmatch     the last pattern found is reported absent
  *   euler        one component of the Euler result is off by 1
- * Times: 1 ms, shape i of the own kernel (1 + i) ms, a planted fast defect 0.1 ms. */
+ * Times: 1 ms, shape i of the own kernel (1 + i) ms, a planted fast defect 0.1 ms; every call's
+ * setup 2 ms and copy back 0.5 ms (last_phases), unless FAKE_CUDA_BUG=phases: no phases reported. */
 #include "apps/cuda/cuda_twins.h"
 
 #include <stdint.h>
@@ -166,8 +167,18 @@ static int configure(const char *pci_bus_id, int euler_tiling)
            euler_tiling > CLBCU_TILING_HONEYCOMB;
 }
 
+/* The phases of the last call: fixed, as the fake's run times are. */
+static int last_phases(double *setup_s, double *readback_s)
+{
+    if (bug("phases"))
+        return 1;
+    *setup_s = 2e-3;
+    *readback_s = 5e-4;
+    return 0;
+}
+
 static const clbcu_api api = {CLBCU_ABI_VERSION, device_name, saxpy, sgemm, dgemm, mcpi, strmatch, euler_string,
-                              configure};
+                              configure, last_phases};
 
 const clbcu_api *clbcu_get_api(void)
 {

@@ -18,7 +18,7 @@ static void full_table(const clbcu_api *api)
         return;
     CHECK(api->abi_version == CLBCU_ABI_VERSION);
     CHECK(api->device_name && api->saxpy && api->sgemm && api->dgemm && api->mcpi && api->strmatch &&
-          api->euler_string && api->configure);
+          api->euler_string && api->configure && api->last_phases);
     /* configure refuses what it cannot hold, and takes a bus id and each tiling */
     if (api->configure) {
         char longid[80];
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         s.cuda_module = argv[2];
         clb_settings_set(&s);
         CHECK(clb_cuda_api(why, sizeof why) == NULL);
-        CHECK(strstr(why, "ABI version 1, clbench expects 3") != NULL);
+        CHECK(strstr(why, "ABI version 1, clbench expects 4") != NULL);
         CHECK(strstr(why, "older") != NULL);
         printf("old module refused: %s\n", why);
     }

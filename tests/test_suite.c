@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "clbench.h"
 #include "check.h"
+#include "suite_ref.h"
 #include "apps/strmatch/strmatch.h" /* STRMATCH_NPAT: the StringMatch work model */
 
 #include <math.h>
@@ -156,20 +157,6 @@ static cJSON *suite_doc(const char *fail_row)
         }
     }
     return doc;
-}
-
-/* The reference: per app a peak and an average time of its own. */
-static cJSON *suite_ref(void)
-{
-    cJSON *ref = cJSON_CreateObject();
-    cJSON_AddStringToObject(ref, "suite_version", CLB_SUITE_VERSION);
-    cJSON *set = cJSON_AddObjectToObject(cJSON_AddObjectToObject(ref, "sets"), "quick");
-    for (size_t i = 0; i < clb_suite_app_count(); i++) {
-        cJSON *o = cJSON_AddObjectToObject(set, clb_suite_app_at(i)->app);
-        cJSON_AddNumberToObject(o, "peak_s", 0.5 + 0.25 * (double)i);
-        cJSON_AddNumberToObject(o, "avg_s", 0.75 + 0.5 * (double)i);
-    }
-    return ref;
 }
 
 static double num(const cJSON *o, const char *key)

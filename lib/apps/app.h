@@ -41,6 +41,9 @@ clb_error app_measure(clb_ctx *c, const app_timing *t);
  * read of the result, out_bytes of out, to the host, timed here; 0 without a device output) and
  * total_s, their sum. setup_s < 0: no setup time (nothing recorded). */
 clb_error app_total_time(clb_ctx *c, double setup_s, double kernel_s, cl_mem out, size_t out_bytes);
+/* The same four params with the readback already timed (the CUDA twins' module, the sweeps' best
+ * point). setup_s < 0: nothing recorded. */
+void app_total_parts(clb_ctx *c, double setup_s, double kernel_s, double readback_s);
 
 /* One launch of kernel k over global/local (dims 1 or 2), waited for; *seconds from its
  * profiling event START->END, checked against the host's wall clock. */

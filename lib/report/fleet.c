@@ -21,23 +21,6 @@ typedef struct fdev {
     const char *name, *driver;
 } fdev;
 
-typedef struct sample {
-    size_t dev;
-    double v, cv, n;
-} sample;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *x, size_t n)
-{
-    qsort(x, n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
 /* "node3 rank 5 dev 0:1" from the entry (MPI runs add node and rank) or the file's host. */
 static void label_of(const cJSON *doc, const cJSON *dev, const char *file, fdev *out)
 {
@@ -144,73 +127,73 @@ static const cJSON *find_next(const cJSON *dev, const char *rname, const cJSON *
     return r;
 }
 
-/* Judges one result name over the devices idx[0..n) of one kind; returns the flags printed.
- * next[i]: where device idx[i]'s lookup starts (find_next). */
+void clb_fleet_print_kind(FILE *f, size_t k, const char *name, const char *driver)
+{
+    fprintf(f, "== %zu x %s (driver %s)\n", k, rep_term(name), driver && *driver ? rep_term(driver) : "?");
+    if (k < 2)
+        fprintf(f, "not judged: a single device of its kind has no peer to compare with\n");
+}
+
+void clb_fleet_print_row(FILE *f, const char *rname, const char *const *label, const clb_fleet_values *in,
+                         const clb_fleet_row *row, const clb_fleet_dev *out, const clb_fleet_opts *o)
+{
+    if (row->outcome == CLB_FLEET_TOO_NOISY && o->verbose)
+        fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rep_term(rname),
+                100 * row->cv, 100 * o->max_cv);
+    for (size_t i = 0; i < in->n && row->flags; i++) {
+        if (!out[i].flagged)
+            continue;
+        char val[32], med[32];
+        rj_fmt(val, sizeof val, in->value[i]);
+        rj_fmt(med, sizeof med, row->ref);
+        fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n", rep_term(label[i]),
+                rep_term(rname), val, 100 * fabs(out[i].rel), out[i].rel < 0 ? "below" : "above",
+                row->k == 2 ? "its peer's" : "the fleet median", med, out[i].z, row->k);
+    }
+}
+
+void clb_fleet_print_summary(FILE *f, size_t devices, size_t kinds, size_t flags, size_t not_judged)
+{
+    fprintf(f, "%zu device(s) of %zu kind(s); %zu flag(s); %zu result(s) not judged (spread too large)\n",
+            devices, kinds, flags, not_judged);
+}
+
+/* Judges one result name over the devices idx[0..n) of one kind (clb_fleet_compare, shared
+ * with the store's fleet-check); returns the flags printed. next[i]: where device idx[i]'s
+ * lookup starts (find_next). */
 static size_t judge(FILE *f, const fdev *devs, const size_t *idx, size_t n, const char *rname,
                     const clb_fleet_opts *o, size_t *not_judged, const cJSON **next)
 {
-    sample *s = malloc(n * sizeof *s);
-    double *tmp = malloc(n * sizeof *tmp);
-    size_t k = 0, flags = 0;
-    int higher = 1;
-    if (!s || !tmp)
+    double *v = malloc(4 * n * sizeof *v);
+    clb_fleet_dev *out = malloc(n * sizeof *out);
+    const char **label = malloc(n * sizeof *label);
+    clb_fleet_values in = {v, v + n, v + 2 * n, n, 1};
+    clb_fleet_row row = {.flags = 0};
+    if (!v || !out || !label)
         goto cleanup;
     for (size_t i = 0; i < n; i++) {
         rj_result x;
         const cJSON *r = find_next(devs[idx[i]].dev, rname, &next[i]);
+        label[i] = devs[idx[i]].label;
+        v[i] = v[n + i] = v[2 * n + i] = NAN;
         if (!r)
             continue;
         rj_result_read(r, &x);
         if (strcmp(x.status, "ok") != 0 || !x.has_value || !isfinite(x.value))
             continue;
-        higher = !x.better || strcmp(x.better, "lower") != 0;
-        s[k++] = (sample){idx[i], x.value, x.has_stats && isfinite(x.cv) ? x.cv : 0,
-                          x.has_stats && x.n >= 1 ? x.n : 1};
+        in.higher_better = !x.better || strcmp(x.better, "lower") != 0;
+        v[i] = x.value;
+        v[n + i] = x.has_stats ? x.cv : NAN;
+        v[2 * n + i] = x.has_stats ? x.n : NAN;
     }
-    if (k < 2)
-        goto cleanup; /* no peer to compare with */
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = s[i].v;
-    double m = median_of(tmp, k);
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = fabs(s[i].v - m);
-    double mad = median_of(tmp, k);
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = s[i].cv;
-    double cv = median_of(tmp, k);
-    for (size_t i = 0; i < k; i++)
-        tmp[i] = s[i].n;
-    double reps = median_of(tmp, k);
-    /* The noise of one device's median of `reps` samples: its standard error, 1.2533 cv / sqrt(n). */
-    double se = 1.2533 * cv / sqrt(reps);
-    if (cv > o->max_cv) {
-        (*not_judged)++;
-        if (o->verbose)
-            fprintf(f, "not judged  %s: median run-to-run spread %.1f %% (above %.1f %%)\n", rep_term(rname),
-                    100 * cv, 100 * o->max_cv);
-        goto cleanup;
-    }
-    /* Two devices have no median to stand apart from: the worse one is flagged when the gap is
-     * beyond the threshold and beyond min_z of their own noise. */
-    double scale = k == 2 ? fabs(m) * fmax(se, 1e-9) * sqrt(2.0) : fmax(1.4826 * mad, fabs(m) * se);
-    double ref = k == 2 ? (higher ? fmax(s[0].v, s[1].v) : fmin(s[0].v, s[1].v)) : m;
-    for (size_t i = 0; i < k && ref != 0 && scale > 0; i++) {
-        double rel = (s[i].v - ref) / fabs(ref), z = (s[i].v - ref) / scale;
-        double worse = higher ? -rel : rel;
-        if (worse >= o->min_rel && fabs(z) >= o->min_z) {
-            char v[32], med[32];
-            rj_fmt(v, sizeof v, s[i].v);
-            rj_fmt(med, sizeof med, ref);
-            fprintf(f, "FLAG  %s: %s %s, %.0f %% %s %s %s (robust z = %+.1f, n = %zu)\n",
-                    rep_term(devs[s[i].dev].label), rep_term(rname), v, 100 * fabs(rel), rel < 0 ? "below" : "above",
-                    k == 2 ? "its peer's" : "the fleet median", med, z, k);
-            flags++;
-        }
-    }
+    clb_fleet_compare(&in, o, v + 3 * n, &row, out);
+    *not_judged += row.outcome == CLB_FLEET_TOO_NOISY;
+    clb_fleet_print_row(f, rname, label, &in, &row, out, o);
 cleanup:
-    free(s);
-    free(tmp);
-    return flags;
+    free(v);
+    free(out);
+    free(label);
+    return row.flags;
 }
 
 /* Every result name of the first device of a kind that the others may share. */
@@ -301,15 +284,12 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
                 done[j] = 1;
             }
         kinds++;
-        fprintf(f, "== %zu x %s (driver %s)\n", k, rep_term(devs[i].name), *devs[i].driver ? rep_term(devs[i].driver) : "?");
-        if (k < 2) {
-            fprintf(f, "not judged: a single device of its kind has no peer to compare with\n");
+        clb_fleet_print_kind(f, k, devs[i].name, devs[i].driver);
+        if (k < 2)
             continue;
-        }
         flags += judge_kind(f, devs, idx, k, o, &not_judged, next);
     }
-    fprintf(f, "%zu device(s) of %zu kind(s); %zu flag(s); %zu result(s) not judged (spread too large)\n",
-            n, kinds, flags, not_judged);
+    clb_fleet_print_summary(f, n, kinds, flags, not_judged);
 cleanup:
     free(devs);
     free(docs);

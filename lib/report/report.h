@@ -3,6 +3,7 @@
 #define CLB_REPORT_H
 
 #include "doc/doc.h"
+#include "judge/fleet_compare.h"
 
 /* The writers of document strings (lib/report/html_text.c); each replaces invalid UTF-8 with
  * U+FFFD, NULL writes nothing (an empty cell).
@@ -43,5 +44,15 @@ typedef struct clb_plot_ref {
 /* clb_svg_plot with reference lines; the y range grows to show them. */
 void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
                        const clb_plot_ref *refs, size_t nrefs);
+
+/* fleet-check's lines (docs/fleet.md), one writer for files and the store so that the same
+ * numbers read the same. clb_fleet_print_kind: the "== k x NAME (driver D)" header of a kind, and
+ * the line of a kind with a single device; clb_fleet_print_row: for one result judged by
+ * clb_fleet_compare, with o->verbose a line when it was too noisy to judge, and one FLAG line per
+ * flagged device (label[i] names device i); clb_fleet_print_summary: the last line. */
+void clb_fleet_print_kind(FILE *f, size_t k, const char *name, const char *driver);
+void clb_fleet_print_row(FILE *f, const char *rname, const char *const *label, const clb_fleet_values *in,
+                         const clb_fleet_row *row, const clb_fleet_dev *out, const clb_fleet_opts *o);
+void clb_fleet_print_summary(FILE *f, size_t devices, size_t kinds, size_t flags, size_t not_judged);
 
 #endif

@@ -4,10 +4,11 @@
 # Copies the tree once to a scratch directory (no .git, no build dirs) and configures one build
 # there; then for each mutant: plant it (its pattern must occur exactly once, else it is stale),
 # rebuild the targets its tests run, run `ctest -R TESTS`, record caught / survived / broken,
-# revert. The named tests must pass on the unchanged tree first (else the mutant proves nothing).
-# Prints one line per mutant and `mutation score: C/N caught`; exits 1 when a mutant survived,
-# was stale or proved nothing, 2 on a usage or set-up error. The scratch build is kept, so a
-# second run rebuilds only what changed. --ci: the mutants marked `ci` only.
+# revert. The named tests must pass on the unchanged tree first (else the mutant proves nothing),
+# and a mutant whose named tests all skipped (exit 77) proves nothing either: both are UNPROVEN.
+# Prints one line per mutant and `mutation score: C/N caught, U unproven, S survived, stale or
+# without tests`; exits 1 when a mutant was not caught, 2 on a usage or set-up error. The scratch
+# build is kept, so a second run rebuilds only what changed. --ci: the mutants marked `ci` only.
 # Environment: CLB_MUT_SCRATCH (default /tmp/clbench-mutation-UID-HASH), CLB_MUT_TIMEOUT (per
 # mutant's tests, default 300 s), CLB_MUT_JOBS (build jobs, default nproc), CLB_MUT_CMAKE_ARGS.
 set -u
@@ -66,6 +67,10 @@ bg() {
 failed() {
     awk '/The following tests FAILED:/ {f = 1; next} f && $1 ~ /^[0-9]+$/ && $2 == "-" {printf "%s ", $3}' "$1"
 }
+# skipped LOG: the names ctest lists as "(Skipped)" under "The following tests did not run".
+skipped() {
+    awk '/^The following tests/ {f = /did not run/; next} f && $1 ~ /^[0-9]+$/ && $2 == "-" && $4 == "(Skipped)" {printf "%s ", $3}' "$1"
+}
 
 start=$(date +%s)
 py revert "$tree" "$backup" # a run that was killed hard
@@ -109,7 +114,7 @@ failing=" $(failed "$logs/baseline.log") "
 echo "run.sh: scratch $scratch; set-up (copy, configure, build, unchanged tests) took $(($(date +%s) - start)) s"
 [ "$failing" = "  " ] || echo "run.sh: failing on the unchanged tree:$failing($logs/baseline.log)"
 
-caught=0 total=0 bad=0
+caught=0 total=0 bad=0 unproven=0
 for m in "${mutants[@]}"; do
     IFS=$'\t' read -r id file tests mci <<<"$m"
     total=$((total + 1)) t0=$(date +%s) log=$logs/$id.log
@@ -140,18 +145,21 @@ for m in "${mutants[@]}"; do
             bg "$log.test" timeout -k 10 "$guard" ctest --test-dir "$build" -R "$tests" \
                 --timeout "$timeout_s" --no-tests=error -j 1 --output-on-failure
             rc=$?
-            by=$(failed "$log.test")
+            by=$(failed "$log.test") skips=$(skipped "$log.test")
             if [ $rc -ne 0 ]; then
                 verdict=caught note="by ${by:-ctest exit $rc}"
+            elif [ "$(wc -w <<<"$skips")" = "${ntests[$id]}" ]; then
+                verdict=UNPROVEN note="every named test skipped here: ${skips% } ($log.test)"
             else
-                verdict=SURVIVED note="$tests passed ($log.test)"
+                verdict=SURVIVED note="$tests passed${skips:+ (skipped: ${skips% })} ($log.test)"
             fi
         fi
         py revert "$tree" "$backup"
     fi
     [ "$verdict" = caught ] && caught=$((caught + 1))
+    [ "$verdict" = UNPROVEN ] && unproven=$((unproven + 1))
     [ "$verdict" = caught ] || bad=$((bad + 1))
     printf '%-9s %-48s %4ds  %s\n' "$verdict" "$id" "$(($(date +%s) - t0))" "$note"
 done
-echo "mutation score: $caught/$total caught ($(($(date +%s) - start)) s in all)"
+echo "mutation score: $caught/$total caught, $unproven unproven, $((bad - unproven)) survived, stale or without tests ($(($(date +%s) - start)) s in all)"
 [ "$bad" = 0 ]

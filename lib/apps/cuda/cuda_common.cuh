@@ -33,18 +33,6 @@
 extern char clbcu_bus_id[64];
 extern int clbcu_euler_tiling;
 
-/* The device the module runs on: the bus id configure named (the row names the OpenCL device's),
- * else device 0. */
-static inline int cu_select(char *err, size_t errlen)
-{
-    int rc = 0, dev = 0;
-    if (clbcu_bus_id[0])
-        CU(cudaDeviceGetByPCIBusId(&dev, clbcu_bus_id));
-    CU(cudaSetDevice(dev));
-cleanup:
-    return rc;
-}
-
 static inline double cu_wall(void)
 {
     struct timespec ts;
@@ -52,15 +40,45 @@ static inline double cu_wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The phases of the last twin call (last_phases, cuda_twins.cu): its start (cu_select, the first
+ * thing every twin does), its setup (up to cu_timed's warm-up; -1 before), its copies back
+ * (CU_READBACK). */
+extern double clbcu_call_t0, clbcu_setup_s, clbcu_readback_s;
+
+/* A copy of the result back to the host, timed into clbcu_readback_s. */
+#define CU_READBACK(call)                             \
+    do {                                              \
+        double t0_ = cu_wall();                       \
+        CU(call);                                     \
+        clbcu_readback_s += cu_wall() - t0_;          \
+    } while (0)
+
+/* The device the module runs on: the bus id configure named (the row names the OpenCL device's),
+ * else device 0. Starts the call's phases. */
+static inline int cu_select(char *err, size_t errlen)
+{
+    int rc = 0, dev = 0;
+    clbcu_call_t0 = cu_wall();
+    clbcu_setup_s = -1;
+    clbcu_readback_s = 0;
+    if (clbcu_bus_id[0])
+        CU(cudaDeviceGetByPCIBusId(&dev, clbcu_bus_id));
+    CU(cudaSetDevice(dev));
+cleanup:
+    return rc;
+}
+
 /* One untimed warm-up, then reps runs each between two cudaEvents; times_s[i] = run i's event
  * interval, rejected when it outlasts the host's wall-clock wait for it (2% + 50 us slack, as
  * clb_event_outlasts_wall). prep (may be a no-op) runs before each run, outside the events:
- * resets that are not part of the kernel's work. */
+ * resets that are not part of the kernel's work. The call's setup ends here (the last cu_timed of
+ * a call that screens first counts the screen as setup). */
 template <typename Prep, typename Run>
 static int cu_timed(Prep prep, Run run, unsigned reps, double *times_s, char *err, size_t errlen)
 {
     int rc = 0;
     cudaEvent_t ev[2] = {NULL, NULL};
+    clbcu_setup_s = cu_wall() - clbcu_call_t0;
     CU(cudaEventCreate(&ev[0]));
     CU(cudaEventCreate(&ev[1]));
     CU(prep());

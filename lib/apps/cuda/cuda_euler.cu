@@ -192,7 +192,7 @@ int clbcu_euler_string(size_t n, size_t steps, float k2, float h, const float *y
                       err, errlen);
     }
     if (rc == 0)
-        CU(cudaMemcpy(y_out, d[steps & 1], bytes, cudaMemcpyDeviceToHost));
+        CU_READBACK(cudaMemcpy(y_out, d[steps & 1], bytes, cudaMemcpyDeviceToHost));
     if (rc == 0) /* success: err carries the tiling (cuda_twins.h) */
         snprintf(err, errlen,
                  "%s: dia_blocks %ld, hs %ld, m %ld, period %ld, %ld diamonds (korrStrat), %zu B shared, %u blocks "

@@ -282,7 +282,7 @@ static int gemm(int variant, size_t n, const T *a, const T *b, T *c, unsigned re
         return sh ? sh->launch((int)np, da, db, dc) : blas_gemm(&bl, (int)n, da, db, dc);
     }, reps, times_s, err, errlen);
     if (rc == 0)
-        CU(cudaMemcpy2D(c, row, dc, prow, row, n, cudaMemcpyDeviceToHost));
+        CU_READBACK(cudaMemcpy2D(c, row, dc, prow, row, n, cudaMemcpyDeviceToHost));
 cleanup:
     cudaFree(da);
     cudaFree(db);

@@ -9,6 +9,7 @@
 #include "apps/strmatch/strmatch.h"
 #include "apps/saxpy/saxpy.h"
 #include "apps/cuda/cuda_twins.h"
+#include "apps/app.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,24 @@ static clb_error rates(const double *t, unsigned n, double work, double factor, 
     return CLB_OK;
 }
 
+/* The row's start to now (host inputs before the twin call), or -1 when the start is unknown. */
+static double host_setup(const clb_ctx *c)
+{
+    return c->started > 0 ? clb_now() - c->started : -1;
+}
+
+/* params.total_s of a twin's row, as the OpenCL rows': setup (the host's inputs, host_s, and the
+ * module's device selection, allocations and uploads of the last call), the median run of t, the
+ * module's copy back. Nothing when host_s < 0 or the module reports no phases. */
+static void twin_total(clb_ctx *c, const clbcu_api *api, double host_s, const double *t, unsigned reps)
+{
+    double setup = 0, back = 0;
+    clb_stats st;
+    if (host_s < 0 || api->last_phases(&setup, &back) != 0 || clb_stats_compute(t, reps, &st) != CLB_OK)
+        return;
+    app_total_parts(c, host_s + setup, st.median, back);
+}
+
 /* ---- SAXPY: the OpenCL rows' sizes, y updated in place reps + 1 times per size ---- */
 
 typedef struct sx_state {
@@ -144,6 +163,7 @@ static clb_error saxpy_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_str(res, "variant", "cuda");
     clb_param_str(res, "peer_row", "memory.triad");
     clb_param_num(res, "bytes_per_element", 12);
+    double host_s = host_setup(c); /* the headline (largest) size's total, as the OpenCL rows' */
     for (size_t i = 0; i < k; i++) {
         s.n = n[i];
         if (sx_point(c, api, &s, i + 1 == k, t, x) != CLB_OK)
@@ -158,6 +178,7 @@ static clb_error saxpy_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_num(res, "reps_taken", s.reps);
     if (clb_result_set_samples(res, x, s.reps, "GB/s", 1, TIMER) != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    twin_total(c, api, host_s, t, s.reps);
 cleanup:
     free(t);
     free(x);
@@ -260,6 +281,7 @@ static clb_error gemm_twin_run(clb_ctx *c, size_t prec, int variant)
                                             : "own: the OpenCL rows' warp tiles (gemm_rungs.cl family 3), shapes screened (params.screen)");
     if (variant == 0 && (variant = gm_screen(c, api, &s, t, x)) < 0)
         goto cleanup;
+    double host_s = host_setup(c); /* inputs and the shapes' screen */
     if (gm_call(api, variant, &s, reps, t, err, sizeof err) != 0) {
         twin_failed(err, d);
         goto cleanup;
@@ -270,6 +292,7 @@ static clb_error gemm_twin_run(clb_ctx *c, size_t prec, int variant)
     clb_param_num(c->res, "reps_taken", reps);
     if (clb_result_set_samples(c->res, x, reps, "GFLOP/s", 1, TIMER) != CLB_OK)
         CLB_FAIL(d, CLB_ERR_INVALID_TIMING, "samples are not finite");
+    twin_total(c, api, host_s, t, reps);
 cleanup:
     gemm_mats_free(&s.m);
     free(s.c);
@@ -358,6 +381,7 @@ static clb_error mcpi_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_num(res, "n", (double)s.n);
     clb_param_str(res, "kernel", "one sample per thread (seed 004 Fig. 3), block sums, one atomicAdd per block");
     unsigned long long got = 0;
+    double host_s = host_setup(c);
     if (w.api->mcpi(s.n, w.reps, w.t, &got, err, sizeof err) != 0) {
         twin_failed(err, d);
         goto cleanup;
@@ -365,7 +389,8 @@ static clb_error mcpi_cuda_run(clb_ctx *c, clb_result *res)
     s.got = got;
     clb_param_num(res, "inside", (double)s.got);
     clb_param_num(res, "pi_estimate", mcpi_pi(s.n, s.got));
-    twin_finish(c, &s, w.t, w.x, w.reps, (double)s.n, "Gsamples/s");
+    if (twin_finish(c, &s, w.t, w.x, w.reps, (double)s.n, "Gsamples/s") == CLB_OK)
+        twin_total(c, w.api, host_s, w.t, w.reps);
 cleanup:
     twin_end(&w);
     return d->err;
@@ -389,12 +414,14 @@ static clb_error strmatch_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_num(res, "patterns", (double)s.in.npat);
     clb_param_str(res, "kernel", "text tile and pattern in shared memory, atomicMin of the first index (seed 004)");
     clb_poison_host(c, s.got_pos, sizeof s.got_pos);
+    double host_s = host_setup(c);
     if (w.api->strmatch(s.in.text, s.in.len, s.in.pats, s.in.npat, s.in.m, w.reps, w.t, s.got_pos, err,
                       sizeof err) != 0) {
         twin_failed(err, d);
         goto cleanup;
     }
-    twin_finish(c, &s, w.t, w.x, w.reps, (double)s.in.len * (double)s.in.npat, "GB/s");
+    if (twin_finish(c, &s, w.t, w.x, w.reps, (double)s.in.len * (double)s.in.npat, "GB/s") == CLB_OK)
+        twin_total(c, w.api, host_s, w.t, w.reps);
 cleanup:
     strmatch_input_free(&s.in);
     twin_end(&w);
@@ -443,6 +470,7 @@ static clb_error euler_cuda_run(clb_ctx *c, clb_result *res)
         goto cleanup;
     clb_poison_host(c, s.out, s.o.n * s.elem);
     err[0] = '\0';
+    double host_s = host_setup(c);
     /* (float) of the double constants: the OpenCL rows' K2 and HH, printed exactly */
     if (w.api->euler_string(s.o.n, s.steps, (float)s.o.k2, (float)s.o.h, s.y0, s.out, w.reps, w.t, err,
                             sizeof err) != 0) {
@@ -469,6 +497,7 @@ static clb_error euler_cuda_run(clb_ctx *c, clb_result *res)
     clb_param_str(res, "peer_rows", "app.euler.string.f32.diamond_row_korr app.euler.string.f32.honeycomb "
                                     "app.euler.string.f32.vectorized");
     clb_param_num(res, "reps_taken", w.reps);
+    twin_total(c, w.api, host_s, w.t, w.reps);
 cleanup:
     if (d->err != CLB_OK && s.o.n)
         clb_param_num(res, "n", (double)s.o.n);

@@ -65,7 +65,7 @@ static int saxpy(size_t n, float a, const float *x, float *y_inout, unsigned rep
         return cudaPeekAtLastError();
     }, reps, times_s, err, errlen);
     if (rc == 0)
-        CU(cudaMemcpy(y_inout, dy, n * sizeof *dy, cudaMemcpyDeviceToHost));
+        CU_READBACK(cudaMemcpy(y_inout, dy, n * sizeof *dy, cudaMemcpyDeviceToHost));
 cleanup:
     cudaFree(dx);
     cudaFree(dy);
@@ -142,7 +142,7 @@ static int mcpi(unsigned long long samples, unsigned reps, double *times_s, unsi
         return cudaPeekAtLastError();
     }, reps, times_s, err, errlen);
     if (rc == 0)
-        CU(cudaMemcpy(inside, dcount, sizeof *inside, cudaMemcpyDeviceToHost));
+        CU_READBACK(cudaMemcpy(inside, dcount, sizeof *inside, cudaMemcpyDeviceToHost));
 cleanup:
     cudaFree(dcount);
     return rc;
@@ -219,7 +219,7 @@ static int strmatch(const char *text, size_t text_len, const char *patterns, siz
     }
     if (rc != 0)
         goto cleanup;
-    CU(cudaMemcpy(first, dfirst, npat * sizeof *first, cudaMemcpyDeviceToHost));
+    CU_READBACK(cudaMemcpy(first, dfirst, npat * sizeof *first, cudaMemcpyDeviceToHost));
     for (size_t k = 0; k < npat; k++)
         pos[k] = first[k] == ULLONG_MAX ? -1 : (long long)first[k];
 cleanup:
@@ -243,8 +243,19 @@ static int configure(const char *pci_bus_id, int euler_tiling)
     return 0;
 }
 
+double clbcu_call_t0, clbcu_setup_s = -1, clbcu_readback_s;
+
+static int last_phases(double *setup_s, double *readback_s)
+{
+    if (clbcu_setup_s < 0)
+        return 1;
+    *setup_s = clbcu_setup_s;
+    *readback_s = clbcu_readback_s;
+    return 0;
+}
+
 static const clbcu_api api = {CLBCU_ABI_VERSION, device_name, saxpy, clbcu_sgemm, clbcu_dgemm, mcpi, strmatch,
-                              clbcu_euler_string, configure};
+                              clbcu_euler_string, configure, last_phases};
 
 extern "C" __attribute__((visibility("default"))) const clbcu_api *clbcu_get_api(void)
 {

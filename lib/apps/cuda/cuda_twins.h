@@ -11,9 +11,9 @@ extern "C" {
 #endif
 
 /* 2: euler_string appended (app.euler.cuda); 3: configure appended (the device and the Euler tiling
- * as arguments: the module reads no environment). A module of another version is refused
- * (cuda_load.c). */
-#define CLBCU_ABI_VERSION 3
+ * as arguments: the module reads no environment); 4: last_phases appended (the rows' total time).
+ * A module of another version is refused (cuda_load.c). */
+#define CLBCU_ABI_VERSION 4
 /* Every twin: untimed warm-up, then `reps` timed runs; times_s[reps] receives each run's kernel time in seconds
  * (cudaEvent, kernels only, inputs already on the device); the result of the LAST run is copied back.
  * Returns 0 on success, else nonzero with a reason in err (NUL-terminated, errlen bytes).
@@ -55,6 +55,11 @@ typedef struct clbcu_api {
      * euler_string's tiling (CLBCU_TILING_*). Returns 0, or nonzero for a bus id too long or an
      * unknown tiling (nothing changed). */
     int (*configure)(const char *pci_bus_id, int euler_tiling);
+    /* ABI 4. The phases of the last twin call besides its timed runs, host wall clock, for the rows'
+     * params.total_s: setup_s from the call's start to its warm-up run (device selection, library
+     * loading, allocations, uploads; a screen of tilings or shapes inside the call), readback_s
+     * the copy of the result back to the host. Returns 0, or nonzero when no twin has run yet. */
+    int (*last_phases)(double *setup_s, double *readback_s);
 } clbcu_api;
 /* euler_string's tiling: both screened on the run's problem (the faster wins), or one forced. */
 enum { CLBCU_TILING_SCREEN = 0, CLBCU_TILING_DIAMOND = 1, CLBCU_TILING_HONEYCOMB = 2 };

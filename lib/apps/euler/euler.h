@@ -157,6 +157,7 @@ typedef struct eu_state {
     int tiled;       /* the 1-D tiled kinds (diamonds, honeycomb) */
     int arg_volatile; /* the built kernel's first argument is volatile (1), not (0), unknown (-1) */
     eu_geom2d geom2; /* EU_TILE2D */
+    double setup_s;  /* sweeps: this state's setup (host data, build, buffers, upload), seconds */
 } eu_state;
 
 /* OpenCL variants (euler_cl.c): builds the kernel and buffers for s->row->kind with work-group

@@ -4,6 +4,7 @@
  * pthreads version against its thread count, on the host). Every point is measured and validated like a row; the headline
  * is the best point, with its samples. */
 #include "apps/euler/euler.h"
+#include "apps/app.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ typedef struct best {
     const char *variant;
     size_t lsize, groups, hs;
     unsigned threads; /* sweep_threads */
+    double setup_s, read_s, comps; /* the point's setup and timed readback (params.total_s), its n */
 } best;
 
 static cJSON *new_curve(cJSON *curves, const char *x_name, const char *label)
@@ -28,6 +30,7 @@ static cJSON *new_curve(cJSON *curves, const char *x_name, const char *label)
 /* A state for one variant that borrows the parent's initial state and reference. */
 static clb_error open_variant(clb_ctx *c, const eu_state *p, eu_row *row, eu_kind kind, eu_state *s)
 {
+    double t0 = clb_now();
     *row = (eu_row){p->row->prob, p->row->fp64, kind, EU_KORR, 0, 0, 0};
     memset(s, 0, sizeof *s);
     s->row = row;
@@ -45,7 +48,9 @@ static clb_error open_variant(clb_ctx *c, const eu_state *p, eu_row *row, eu_kin
     s->out = malloc(s->o.n * s->elem);
     if (!s->out)
         return clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory");
-    return eu_cl_setup(c, s, 0, 0, 0);
+    clb_error e = eu_cl_setup(c, s, 0, 0, 0);
+    s->setup_s = p->setup_s + clb_now() - t0; /* the size's host data (sweep_n) and this build */
+    return e;
 }
 
 static void close_variant(eu_state *s)
@@ -75,9 +80,12 @@ static clb_error point(clb_ctx *c, eu_state *s, size_t lsize, size_t groups, siz
     *err = s->err > *err ? s->err : *err;
     if (st.median < b->ns) {
         static const char *dia[3] = {"diamond_row_mult", "diamond_row_add", "diamond_row_korr"};
+        double t0 = clb_now();
+        if (eu_cl_read(c, s) != CLB_OK) /* the readback of the total time, timed alone */
+            return c->diag.err;
         *b = (best){st.median, {0}, n, s->row->kind == EU_COALESCED ? "coalesced"
                                        : s->row->kind == EU_HONEYCOMB ? "honeycomb" : dia[s->row->strat],
-                    s->lsize, s->groups, s->tiled ? s->geom.hs : 0, 0};
+                    s->lsize, s->groups, s->tiled ? s->geom.hs : 0, 0, s->setup_s, clb_now() - t0, (double)s->o.n};
         memcpy(b->x, v, n * sizeof *v);
     }
     return CLB_OK;
@@ -286,10 +294,12 @@ static clb_error sweep_strategies(clb_ctx *c, eu_state *p, cJSON *curves, best *
         eu_row row = {EU_STRING, p->row->fp64, EU_DIA_ROW, EU_MULT, 0, 0, 0};
         eu_state s = {.row = &row, .steps = p->steps, .elem = p->elem, .threads = p->threads,
                       .tol = p->tol, .tile_groups_per_cu = p->tile_groups_per_cu};
+        double t0 = clb_now();
         eu_ode_init(&s.o, EU_STRING, (size_t)(f[i] * n1) > 64 ? (size_t)(f[i] * n1) : 64);
         e = eu_prepare_host(c, &s);
         if (e == CLB_OK)
             e = eu_cl_setup(c, &s, 0, 0, 0);
+        s.setup_s = clb_now() - t0;
         for (int k = 0; e == CLB_OK && k < 3; k++) {
             row.strat = (eu_strategy)k;
             e = point(c, &s, 0, 0, 0, (double)s.o.n, pts[k], b, &p->err);
@@ -331,7 +341,7 @@ static clb_error sweep_threads(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
             cJSON_AddItemToArray(pts, pt);
             one = t == 1 ? st.median : one;
             if (st.median < b->ns) {
-                *b = (best){st.median, {0}, n, "pthreads", 0, 0, 0, t};
+                *b = (best){st.median, {0}, n, "pthreads", 0, 0, 0, t, 0, 0, (double)p->o.n}; /* host: no setup of its own, no readback */
                 memcpy(b->x, v, n * sizeof *v);
             }
         }
@@ -362,9 +372,11 @@ static clb_error sweep_n(clb_ctx *c, eu_state *p, cJSON *curves, best *b)
         eu_state ps = {.row = p->row, .steps = p->steps, .elem = p->elem, .threads = p->threads,
                        .tol = p->tol, .tile_groups_per_cu = p->tile_groups_per_cu};
         size_t n = (size_t)(f[i] * (double)p->o.n);
+        double t0 = clb_now();
         eu_ode_init(&ps.o, EU_STRING, n > 64 ? n : 64);
         ps.ref_steps = ps.steps;
         e = eu_prepare_host(c, &ps);
+        ps.setup_s = clb_now() - t0;
         if (e == CLB_OK && eu_reference(&ps.o, ps.steps, ps.threads, &ps.ridx, &ps.ref, &ps.rcount) != CLB_OK)
             e = clb_diag_set(&c->diag, CLB_ERR_NOMEM, "out of memory for the reference");
         for (int k = 0; e == CLB_OK && k < 3; k++) {
@@ -392,6 +404,10 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
     if (!curves)
         CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
     int host = s->row->sweep == 4;
+    /* params.total_s: the row's setup before the sweep (sizes, host data), the best point's own
+     * setup (its build and upload; sweep_n: its size's host data too), its kernel time and a timed
+     * readback of its output */
+    double pre_s = c->started > 0 ? clb_now() - c->started : -1;
     if (!host && device_cu(c, s) != CLB_OK)
         goto cleanup;
     s->ref_steps = s->steps;
@@ -424,6 +440,8 @@ clb_error eu_sweep(clb_ctx *c, eu_state *s, clb_result *res)
     }
     if (b.hs)
         clb_param_num(res, "best_tile_steps", (double)b.hs);
+    if (pre_s >= 0)
+        app_total_parts(c, pre_s + b.setup_s, b.ns * 1e-9 * b.comps * (double)s->steps, b.read_s);
     cJSON_AddItemToObject(res->params, "curves", curves);
     curves = NULL;
 cleanup:
