@@ -34,6 +34,9 @@ _clbench()
     tune) COMPREPLY=($(compgen -W "gemm euler" -- "$cur")) ;;
     db) COMPREPLY=($(compgen -W "list show match" -- "$cur")) ;;
     cache) COMPREPLY=($(compgen -W "list clear" -- "$cur")) ;;
+    store)
+        if [[ $prev == store ]]; then COMPREPLY=($(compgen -W "add list docs show history export" -- "$cur"))
+        else COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur")); fi ;;
     esac
 }
 complete -F _clbench clbench

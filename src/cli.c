@@ -14,7 +14,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_QUIET, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD,
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_STORE,
        OPT_RUN /* OPT_RUN + i: row i of run_rows */ };
 
 static const struct option long_opts[] = {
@@ -43,6 +43,7 @@ static const struct option long_opts[] = {
     {"provenance-paths", no_argument, NULL, OPT_PROVENANCE_PATHS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {"icd", no_argument, NULL, OPT_ICD},
+    {"store", optional_argument, NULL, OPT_STORE},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -94,6 +95,14 @@ void cli_usage(FILE *f)
           "  tune gemm|euler [--size N] [--budget S]  search again (GEMM tiles, Euler honeycomb height)\n"
           "  db list|show NAME|match   the device database; db match: the selected device's entry\n"
           "  cache list|clear          the kernel binary cache: its entries, or remove them\n"
+          "  store add|list|docs|show|history|export  the results store, one SQLite file (docs/store.md):\n"
+          "      add FILE...           keep results, suite and fleet documents (adding one twice changes nothing)\n"
+          "      list | docs           the devices (key, model, driver, host, last run, runs) | the documents\n"
+          "      show DEVICE           a device and its rows' last values (DEVICE: id, key or a unique part)\n"
+          "      history DEVICE ROW    one row's runs on one device: time, value, cv, n, status\n"
+          "      export [DOC]          a document as it was written (DOC: id or hash prefix), or all as an array\n"
+          "      --store[=PATH]        the store (default $XDG_DATA_HOME/clbench/store.sqlite); run, suite and\n"
+          "                            run --mpi: also add the document they write (--store PATH.sqlite too)\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
           "  -p, --platform P          platform index or name substring\n"
           "  -d, --device D            flat index, P:D, or name substring (case-insensitive)\n"
@@ -285,6 +294,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_JSON: o->json = arg; break;
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_ICD: o->list_icd = 1; break;
+    case OPT_STORE: o->store_set = 1, o->store = arg; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_STRICT: o->strict = 1; break;
     case OPT_PROVENANCE_PATHS: o->provenance_paths = 1; break;
@@ -349,7 +359,21 @@ static int known_command(const char *s)
     return strcmp(s, "list") == 0 || strcmp(s, "info") == 0 || strcmp(s, "run") == 0 ||
            strcmp(s, "report") == 0 || strcmp(s, "compare") == 0 || strcmp(s, "__worker") == 0 ||
            strcmp(s, "fleet-check") == 0 || strcmp(s, "suite") == 0 || strcmp(s, "recommend") == 0 ||
-           strcmp(s, "tune") == 0 || strcmp(s, "db") == 0 || strcmp(s, "cache") == 0;
+           strcmp(s, "tune") == 0 || strcmp(s, "db") == 0 || strcmp(s, "cache") == 0 || strcmp(s, "store") == 0;
+}
+
+/* The word after a bare --store is its PATH when it names a store file (.sqlite, .sqlite3, .db);
+ * otherwise --store means the default store and the word is the command's (a pattern, a file). */
+static int store_file_arg(const char *w)
+{
+    static const char *const exts[] = {".sqlite", ".sqlite3", ".db"};
+    size_t n = strlen(w);
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        size_t e = strlen(exts[i]);
+        if (w[0] != '-' && n > e && strcmp(w + n - e, exts[i]) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 int cli_parse(int argc, char **argv, cli_opts *o)
@@ -377,6 +401,8 @@ int cli_parse(int argc, char **argv, cli_opts *o)
             cli_usage(stderr);
             return CLI_EXIT_USAGE;
         }
+        if (c == OPT_STORE && !optarg && optind < argc && store_file_arg(argv[optind]))
+            optarg = argv[optind++]; /* --store PATH.sqlite */
         if ((rc = apply(c, optarg, o)) != CLI_EXIT_OK)
             return rc;
     }
@@ -398,7 +424,8 @@ int cli_parse(int argc, char **argv, cli_opts *o)
     int takes_args = strcmp(o->command, "run") == 0 || strcmp(o->command, "__worker") == 0 ||
                      strcmp(o->command, "report") == 0 || strcmp(o->command, "fleet-check") == 0 ||
                      strcmp(o->command, "compare") == 0 || strcmp(o->command, "tune") == 0 ||
-                     strcmp(o->command, "db") == 0 || strcmp(o->command, "cache") == 0;
+                     strcmp(o->command, "db") == 0 || strcmp(o->command, "cache") == 0 ||
+                     strcmp(o->command, "store") == 0;
     if (o->npatterns > 0 && !takes_args) {
         fprintf(stderr, "clbench: '%s' takes no arguments (got '%s')\n", o->command, o->patterns[0]);
         return CLI_EXIT_USAGE;

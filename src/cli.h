@@ -52,6 +52,8 @@ typedef struct cli_opts {
     double max_input;     /* --max-input: largest input file in bytes (0: the default) */
     int no_binary_cache;  /* --no-binary-cache: build every program from source, touch no cache */
     char binary_cache_dir[4096]; /* the resolved cache directory (run.binary_cache_dir points here) */
+    const char *store;    /* --store=PATH (NULL: the default place); store commands, run/suite --store */
+    int store_set;        /* --store given: run, suite and run --mpi add their document to the store */
     int argc;             /* the whole command line, for provenance */
     char **argv;
 } cli_opts;
@@ -161,6 +163,14 @@ int cmd_fleet_check(const cli_opts *o);
 int cmd_recommend(const cli_opts *o);
 int cmd_tune(const cli_opts *o);
 int cmd_db(const cli_opts *o);
+/* src/cmd_store.c: store add|list|docs|show|history|export (docs/store.md). cli_store_path: the
+ * store's file (--store, else $XDG_DATA_HOME or ~/.local/share, /clbench/store.sqlite; with
+ * create its directory is made); cli_store_doc adds a document a command wrote (run --store),
+ * cli_store_file the file run --mpi wrote. */
+int cmd_store(const cli_opts *o);
+int cli_store_path(const cli_opts *o, int create, char *buf, size_t n);
+int cli_store_doc(const cli_opts *o, const cJSON *doc);
+int cli_store_file(const cli_opts *o, const char *path);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 

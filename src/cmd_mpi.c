@@ -246,6 +246,8 @@ int cmd_run_mpi(const cli_opts *o)
             rc = doc ? cli_write_reports(o, doc, o->json) : CLI_EXIT_RUNTIME;
             cJSON_Delete(doc);
         }
+        if (rc == CLI_EXIT_OK && o->store_set) /* the file as written, byte for byte */
+            rc = cli_store_file(o, o->json);
         if (rc == CLI_EXIT_OK)
             fprintf(stderr, "clbench: %d rank(s); results of every rank in %s\n", size, o->json);
     } else {

@@ -40,7 +40,7 @@ int cmd_run(const cli_opts *o)
         clb_inventory_destroy(inv);
         return rc;
     }
-    int want_doc = o->json || o->html || o->csv || o->markdown;
+    int want_doc = o->json || o->html || o->csv || o->markdown || o->store_set;
     int human = !o->quiet && !(o->json && strcmp(o->json, "-") == 0);
     cli_device_run *runs = calloc(n, sizeof *runs);
     char **bufs = calloc(n, sizeof *bufs);

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
              : strcmp(o.command, "tune") == 0 ? cmd_tune(&o)
              : strcmp(o.command, "db") == 0 ? cmd_db(&o)
              : strcmp(o.command, "cache") == 0 ? cmd_cache(&o)
+             : strcmp(o.command, "store") == 0 ? cmd_store(&o)
                                                  : cmd_run(&o);
     free(typed);
     if (rc >= 0 && rc < 128 && cli_stop_signal()) /* stopped: the shell's convention */

@@ -62,6 +62,10 @@ int cli_finish_doc(const cli_opts *o, cJSON *doc, int rc)
         fprintf(stderr, "clbench: %s\n", d.msg);
         rc = CLI_EXIT_RUNTIME;
     }
+    if (doc && o->store_set) { /* what --json wrote, byte for byte */
+        int r = cli_store_doc(o, doc);
+        rc = rc == CLI_EXIT_OK ? r : rc;
+    }
     if (doc && (o->html || o->csv || o->markdown)) {
         int r = cli_write_reports(o, doc, o->json && strcmp(o->json, "-") != 0 ? o->json : "this run");
         rc = rc == CLI_EXIT_OK ? r : rc;

@@ -1,0 +1,353 @@
+/* Reading the store back as plain arrays: devices, documents, one row's history, every
+ * (device, row) series (the drift test, fleet checks and the site read these). */
+#include "store/store_int.h"
+#include "doc/doc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return strdup(t ? (const char *)t : "");
+}
+
+void clb_store_devices_free(clb_store_device *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        free(v[i].key), free(v[i].model), free(v[i].vendor), free(v[i].driver);
+        free(v[i].host), free(v[i].slot), free(v[i].variant), free(v[i].uuid), free(v[i].pci);
+    }
+    free(v);
+}
+
+clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb_diag *d)
+{
+    static const char q[] =
+        "SELECT d.id, d.key, d.model, d.vendor, d.host, d.slot, d.variant, count(r.id), max(r.time),"
+        " (SELECT driver FROM runs WHERE device = d.id ORDER BY time DESC, id DESC LIMIT 1), d.uuid, d.pci"
+        " FROM devices d LEFT JOIN runs r ON r.device = d.id GROUP BY d.id ORDER BY d.id";
+    clb_diag_clear(d);
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = clb_store_prep(s, q, d);
+    size_t cap = 0;
+    int rc = SQLITE_ROW;
+    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            clb_store_device *v = realloc(*out, cap * sizeof *v);
+            if (!v)
+                break;
+            *out = v;
+        }
+        clb_store_device *v = &(*out)[(*n)++];
+        v->id = sqlite3_column_int64(st, 0);
+        v->key = dup_col(st, 1), v->model = dup_col(st, 2), v->vendor = dup_col(st, 3);
+        v->host = dup_col(st, 4), v->slot = dup_col(st, 5), v->variant = dup_col(st, 6);
+        v->runs = (size_t)sqlite3_column_int64(st, 7);
+        v->last_run = sqlite3_column_int64(st, 8);
+        v->driver = dup_col(st, 9);
+        v->uuid = dup_col(st, 10), v->pci = dup_col(st, 11);
+    }
+    if (st && rc != SQLITE_DONE)
+        clb_store_fail(s, "listing devices", d);
+    sqlite3_finalize(st);
+    if (d->err != CLB_OK) {
+        clb_store_devices_free(*out, *n);
+        *out = NULL, *n = 0;
+    }
+    return d->err;
+}
+
+/* The ids of the devices matching what by sql (?1 = what) into id[0..5); how many matched. */
+static size_t devices_where(clb_store *s, const char *sql, const char *what, int64_t id[5], char *names, size_t n,
+                            clb_diag *d)
+{
+    sqlite3_stmt *st = clb_store_prep(s, sql, d);
+    size_t hits = 0;
+    if (st)
+        sqlite3_bind_text(st, 1, what, -1, SQLITE_STATIC);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        if (hits < 5)
+            id[hits] = sqlite3_column_int64(st, 0);
+        if (hits < 4 && names) {
+            size_t used = strlen(names);
+            snprintf(names + used, n - used, "%s%s (%s)", hits ? ", " : "", (const char *)sqlite3_column_text(st, 1),
+                     (const char *)sqlite3_column_text(st, 2));
+        }
+        hits++;
+    }
+    sqlite3_finalize(st);
+    return hits;
+}
+
+clb_error clb_store_find_device(clb_store *s, const char *what, int64_t *id, clb_diag *d)
+{
+    static const char by_id[] = "SELECT id, key, model FROM devices WHERE id = CAST(?1 AS INTEGER) AND ?1 GLOB '[0-9]*'"
+                                " AND CAST(CAST(?1 AS INTEGER) AS TEXT) = ?1";
+    static const char by_key[] = "SELECT id, key, model FROM devices WHERE key = ?1 ORDER BY id";
+    /* a case-insensitive part of the key or the model (ASCII, as SQLite's lower()) */
+    static const char by_part[] = "SELECT id, key, model FROM devices WHERE instr(lower(key), lower(?1)) > 0"
+                                  " OR instr(lower(model), lower(?1)) > 0 ORDER BY id";
+    int64_t ids[5];
+    char names[512] = "";
+    size_t hits = 0;
+    clb_diag_clear(d);
+    *id = -1;
+    if ((hits = devices_where(s, by_id, what, ids, NULL, 0, d)) == 0 && d->err == CLB_OK)
+        hits = devices_where(s, by_key, what, ids, names, sizeof names, d);
+    if (hits == 0 && d->err == CLB_OK)
+        hits = devices_where(s, by_part, what, ids, names, sizeof names, d);
+    if (d->err != CLB_OK)
+        return d->err;
+    if (hits == 1) {
+        *id = ids[0];
+        return CLB_OK;
+    }
+    if (hits > 1)
+        return clb_diag_set(d, CLB_ERR_USAGE, "'%s' names %zu devices: %s%s; name one by its id or key", what, hits,
+                            names, hits > 4 ? ", ..." : "");
+    return clb_diag_set(d, CLB_ERR_USAGE, "no device '%s' in the store (clbench store list)", what);
+}
+
+void clb_store_series_free(clb_store_series *sr)
+{
+    free(sr->row_name), free(sr->unit), free(sr->time), free(sr->run);
+    free(sr->value), free(sr->spread), free(sr->nsamp), free(sr->status);
+    memset(sr, 0, sizeof *sr);
+}
+
+/* Room for cap points in sr's arrays. */
+static int series_grow(clb_store_series *sr, size_t cap)
+{
+    void *p[6] = {realloc(sr->time, cap * sizeof *sr->time), NULL, NULL, NULL, NULL, NULL};
+    if (p[0])
+        sr->time = p[0];
+    if (p[0] && (p[1] = realloc(sr->run, cap * sizeof *sr->run)))
+        sr->run = p[1];
+    if (p[1] && (p[2] = realloc(sr->value, cap * sizeof *sr->value)))
+        sr->value = p[2];
+    if (p[2] && (p[3] = realloc(sr->spread, cap * sizeof *sr->spread)))
+        sr->spread = p[3];
+    if (p[3] && (p[4] = realloc(sr->nsamp, cap * sizeof *sr->nsamp)))
+        sr->nsamp = p[4];
+    if (p[4] && (p[5] = realloc(sr->status, cap * sizeof *sr->status)))
+        sr->status = p[5];
+    return p[5] != NULL;
+}
+
+/* Appends the point of a statement's columns from `at`: time, run, status, value, spread, n. */
+static int series_push(clb_store_series *sr, size_t *cap, sqlite3_stmt *st, int at)
+{
+    if (sr->n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        if (!series_grow(sr, *cap))
+            return 0;
+    }
+    size_t i = sr->n++;
+    sr->time[i] = sqlite3_column_int64(st, at);
+    sr->run[i] = sqlite3_column_int64(st, at + 1);
+    sr->status[i] = sqlite3_column_int(st, at + 2);
+    sr->value[i] = sqlite3_column_type(st, at + 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, at + 3);
+    sr->spread[i] = sqlite3_column_type(st, at + 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, at + 4);
+    sr->nsamp[i] = sqlite3_column_int(st, at + 5);
+    return 1;
+}
+
+static const char row_q[] = "SELECT name, unit, better FROM rows WHERE id = ?1";
+
+/* row's name, unit and better into sr, through q (row_q, prepared by the caller). */
+static int series_row(sqlite3_stmt *q, int64_t row, clb_store_series *sr)
+{
+    sqlite3_bind_int64(q, 1, row);
+    int ok = sqlite3_step(q) == SQLITE_ROW;
+    if (ok) {
+        free(sr->row_name), free(sr->unit);
+        sr->row = row;
+        sr->row_name = dup_col(q, 0), sr->unit = dup_col(q, 1);
+        sr->better = sqlite3_column_int(q, 2);
+    }
+    sqlite3_reset(q);
+    return ok;
+}
+
+clb_error clb_store_history(clb_store *s, int64_t device, const char *row, clb_store_series *out, clb_diag *d)
+{
+    static const char q[] =
+        "SELECT r.time, r.id, x.status, x.value, x.spread, x.n FROM runs r JOIN results x"
+        " ON x.run = r.id AND x.row = ?2 WHERE r.device = ?1 ORDER BY r.time, r.id";
+    clb_diag_clear(d);
+    memset(out, 0, sizeof *out);
+    out->device = device;
+    sqlite3_stmt *st = clb_store_prep(s, "SELECT id FROM rows WHERE name = ?1", d);
+    int64_t rid = -1;
+    if (!st)
+        return d->err;
+    sqlite3_bind_text(st, 1, row, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        rid = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rid < 0) {
+        out->row_name = strdup(row);
+        return CLB_OK; /* no run of any device has the row */
+    }
+    sqlite3_stmt *rq = clb_store_prep(s, row_q, d);
+    int ok = rq && series_row(rq, rid, out);
+    sqlite3_finalize(rq);
+    if (!ok || !(st = clb_store_prep(s, q, d)))
+        return d->err != CLB_OK ? d->err : clb_store_fail(s, "reading a row", d);
+    sqlite3_bind_int64(st, 1, device);
+    sqlite3_bind_int64(st, 2, rid);
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (!series_push(out, &cap, st, 0)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+    if (rc != SQLITE_DONE)
+        clb_store_fail(s, "reading a history", d);
+    sqlite3_finalize(st);
+    return d->err;
+}
+
+/* The points of one device ordered by row name and time: its series are the runs of equal row. */
+static const char each_q[] =
+    "SELECT x.row, r.time, r.id, x.status, x.value, x.spread, x.n FROM runs r"
+    " JOIN results x ON x.run = r.id JOIN rows w ON w.id = x.row"
+    " WHERE r.device = ?1 ORDER BY w.name, r.time, r.id";
+
+/* The series of one device through fn; the nonzero value of fn that stopped, else 0. */
+static int each_of_device(clb_store *s, sqlite3_stmt *st, sqlite3_stmt *rq, int64_t dev, clb_store_series *sr,
+                          size_t *cap, clb_store_series_fn fn, void *arg, clb_diag *d)
+{
+    int rc, stop = 0;
+    sqlite3_bind_int64(st, 1, dev);
+    sr->device = dev;
+    while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t row = sqlite3_column_int64(st, 0);
+        if (sr->n > 0 && row != sr->row) {
+            stop = fn(sr, arg);
+            sr->n = 0;
+        }
+        if (!stop && sr->n == 0 && !series_row(rq, row, sr))
+            rc = SQLITE_ERROR;
+        if (stop || rc != SQLITE_ROW || !series_push(sr, cap, st, 1))
+            break;
+    }
+    if (!stop && rc == SQLITE_DONE && sr->n > 0)
+        stop = fn(sr, arg);
+    else if (!stop && rc != SQLITE_DONE)
+        clb_store_fail(s, "reading the series", d);
+    sr->n = 0;
+    sqlite3_reset(st);
+    return stop;
+}
+
+clb_error clb_store_each_series(clb_store *s, int64_t device, clb_store_series_fn fn, void *arg, int *stopped,
+                                clb_diag *d)
+{
+    clb_diag_clear(d);
+    if (stopped)
+        *stopped = 0;
+    sqlite3_stmt *devs = clb_store_prep(s, "SELECT id FROM devices WHERE ?1 = 0 OR id = ?1 ORDER BY id", d);
+    sqlite3_stmt *st = devs ? clb_store_prep(s, each_q, d) : NULL, *rq = st ? clb_store_prep(s, row_q, d) : NULL;
+    clb_store_series sr = {0};
+    size_t cap = 0;
+    int stop = 0;
+    if (rq)
+        sqlite3_bind_int64(devs, 1, device);
+    while (rq && !stop && d->err == CLB_OK && sqlite3_step(devs) == SQLITE_ROW)
+        stop = each_of_device(s, st, rq, sqlite3_column_int64(devs, 0), &sr, &cap, fn, arg, d);
+    sqlite3_finalize(rq);
+    sqlite3_finalize(st);
+    sqlite3_finalize(devs);
+    clb_store_series_free(&sr);
+    if (stopped)
+        *stopped = stop;
+    return d->err;
+}
+
+const char *clb_store_status_name(clb_store *s, int code)
+{
+    if (!s->status_names) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(s->db, "SELECT code, name FROM statuses", -1, &st, NULL) == SQLITE_OK)
+            while (sqlite3_step(st) == SQLITE_ROW) {
+                int c = sqlite3_column_int(st, 0);
+                if (c < 0 || c > 100000)
+                    continue;
+                if (c >= s->nstatus) {
+                    char **v = realloc(s->status_names, (size_t)(c + 1) * sizeof *v);
+                    if (!v)
+                        break;
+                    memset(v + s->nstatus, 0, (size_t)(c + 1 - s->nstatus) * sizeof *v);
+                    s->status_names = v, s->nstatus = c + 1;
+                }
+                free(s->status_names[c]);
+                s->status_names[c] = dup_col(st, 1);
+            }
+        sqlite3_finalize(st);
+    }
+    return code >= 0 && code < s->nstatus && s->status_names[code] ? s->status_names[code] : "?";
+}
+
+clb_error clb_store_docs(clb_store *s, clb_store_doc **out, size_t *n, clb_diag *d)
+{
+    static const char q[] = "SELECT d.id, d.added, d.time, d.bytes, d.hash, d.kind,"
+                            " (SELECT count(*) FROM runs WHERE doc = d.id), d.source FROM docs d ORDER BY d.id";
+    clb_diag_clear(d);
+    *out = NULL, *n = 0;
+    sqlite3_stmt *st = clb_store_prep(s, q, d);
+    size_t cap = 0;
+    int rc = SQLITE_ROW;
+    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            clb_store_doc *v = realloc(*out, cap * sizeof *v);
+            if (!v)
+                break;
+            *out = v;
+        }
+        clb_store_doc *v = &(*out)[(*n)++];
+        v->id = sqlite3_column_int64(st, 0), v->added = sqlite3_column_int64(st, 1);
+        v->time = sqlite3_column_int64(st, 2), v->bytes = sqlite3_column_int64(st, 3);
+        snprintf(v->hash, sizeof v->hash, "%s", (const char *)sqlite3_column_text(st, 4));
+        snprintf(v->kind, sizeof v->kind, "%s", (const char *)sqlite3_column_text(st, 5));
+        v->runs = (size_t)sqlite3_column_int64(st, 6);
+        snprintf(v->source, sizeof v->source, "%s", (const char *)sqlite3_column_text(st, 7));
+    }
+    if (st && rc != SQLITE_DONE)
+        clb_store_fail(s, "listing documents", d);
+    sqlite3_finalize(st);
+    if (d->err != CLB_OK)
+        free(*out), *out = NULL, *n = 0;
+    return d->err;
+}
+
+clb_error clb_store_find_doc(clb_store *s, const char *what, int64_t *id, clb_diag *d)
+{
+    clb_store_doc *v = NULL;
+    size_t n = 0, hits = 0, len = strlen(what);
+    char *end = NULL;
+    long long want = strtoll(what, &end, 10);
+    if (clb_store_docs(s, &v, &n, d) != CLB_OK)
+        return d->err;
+    *id = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (*end == '\0' && end != what && len < 6 && v[i].id == want)
+            *id = v[i].id, hits = 1;
+        else if (len >= 6 && strncasecmp(v[i].hash, what, len) == 0 && hits++ == 0)
+            *id = v[i].id;
+    }
+    free(v);
+    if (hits == 1)
+        return CLB_OK;
+    *id = -1;
+    if (hits)
+        return clb_diag_set(d, CLB_ERR_USAGE, "'%s' names %zu documents; give more of the hash", what, hits);
+    return clb_diag_set(d, CLB_ERR_USAGE, "no document '%s' in the store (clbench store docs)", what);
+}

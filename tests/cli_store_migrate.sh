@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Every earlier schema version of the store opens with this clbench (docs/store.md, "Migrations"):
+# tests/data/store-vN.sql is a store of version N (written by that version's clbench, dumped with
+# sqlite3); there is one for every N below the current version (lib/store/store.h,
+# CLB_STORE_SCHEMA). Each is loaded, opened by a query, and must then be of the current version,
+# pass PRAGMA integrity_check, give its documents back unchanged, and take a new document.
+# usage: cli_store_migrate.sh CLBENCH SOURCE_DIR
+set -u
+bin=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+current=$(sed -n 's/^#define CLB_STORE_SCHEMA \([0-9]*\)$/\1/p' "$src/lib/store/store.h")
+[ -n "$current" ] || { echo "FAIL: no CLB_STORE_SCHEMA in lib/store/store.h"; exit 1; }
+n=0
+for v in $(seq 1 $((current - 1))); do
+    fx=$src/tests/data/store-v$v.sql
+    [ -f "$fx" ] || { fail "no fixture of schema version $v (tests/data/store-v$v.sql)"; continue; }
+    n=$((n + 1))
+    st=$tmp/v$v.sqlite
+    sqlite3 "$st" <"$fx" || { fail "store-v$v.sql does not load"; continue; }
+    [ "$(sqlite3 "$st" "SELECT value FROM meta WHERE key = 'schema_version'")" = "$v" ] || fail "store-v$v.sql is not of version $v"
+    "$bin" store docs --store="$st" >"$tmp/docs" 2>"$tmp/err" || fail "v$v: store docs exited $? ($(cat "$tmp/err"))"
+    got=$(sqlite3 "$st" "SELECT value FROM meta WHERE key = 'schema_version'")
+    [ "$got" = "$current" ] || fail "v$v: opened, the store is of version $got, not $current"
+    [ "$(sqlite3 "$st" 'PRAGMA integrity_check')" = ok ] || fail "v$v: integrity_check after the migration"
+    "$bin" store export 1 --store="$st" >"$tmp/e1.json" && "$bin" store export 2 --store="$st" >"$tmp/e2.json" ||
+        fail "v$v: export after the migration failed"
+    python3 - "$tmp/e1.json" "$src/tests/data/sample.json" "$tmp/e2.json" "$src/tests/data/sample2.json" <<'PY' ||
+import json, sys
+for got, want in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+    assert json.load(open(got)) == json.load(open(want)), got
+PY
+        fail "v$v: the documents came back changed"
+    python3 "$src/tests/store_gen.py" "$tmp/gen$v" --docs 1 --devices 1 --rows 5
+    "$bin" store add "$tmp/gen$v/gen-0000.json" --store="$st" >/dev/null || fail "v$v: adding after the migration failed"
+    "$bin" store docs --store="$st" | grep -q "gen$v/gen-0000.json$" || fail "v$v: the new document's source is not kept"
+    "$bin" store history node0000/0:0 gen.row001 --store="$st" | grep -q ' ok ' || fail "v$v: the new runs are not queried"
+done
+[ $fails -eq 0 ] && echo "PASS: $n earlier schema version(s) migrated to $current, documents intact"
+[ $fails -eq 0 ]
