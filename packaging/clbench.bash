@@ -35,7 +35,7 @@ _clbench()
     db) COMPREPLY=($(compgen -W "list show match" -- "$cur")) ;;
     cache) COMPREPLY=($(compgen -W "list clear" -- "$cur")) ;;
     store)
-        if [[ $prev == store ]]; then COMPREPLY=($(compgen -W "add list docs show history export" -- "$cur"))
+        if [[ $prev == store ]]; then COMPREPLY=($(compgen -W "add list docs show history export drift" -- "$cur"))
         else COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur")); fi ;;
     esac
 }

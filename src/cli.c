@@ -14,7 +14,7 @@ enum { OPT_JSON = 256, OPT_LIST, OPT_QUIET, OPT_VERSION, OPT_HTML, OPT_CSV, OPT_
        OPT_THRESHOLD, OPT_BENCH_TIMEOUT, OPT_EMIT_DEVICE, OPT_ALL_DEVICES, OPT_MPI, OPT_MAX_SPREAD,
        OPT_STRICT, OPT_FULL, OPT_PLATFORMS, OPT_VARIANT, OPT_REFERENCE, OPT_SEQ_ONLY,
        OPT_WORKLOAD, OPT_SIZE, OPT_FROM, OPT_DATA_ON, OPT_BUDGET_S, OPT_PROVENANCE_PATHS,
-       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_STORE,
+       OPT_MAX_INPUT, OPT_ALLOW_SHARED, OPT_ICD, OPT_STORE, OPT_ALL,
        OPT_RUN /* OPT_RUN + i: row i of run_rows */ };
 
 static const struct option long_opts[] = {
@@ -44,6 +44,7 @@ static const struct option long_opts[] = {
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {"icd", no_argument, NULL, OPT_ICD},
     {"store", optional_argument, NULL, OPT_STORE},
+    {"all", no_argument, NULL, OPT_ALL},
     {NULL, 0, NULL, 0}};
 
 void cli_usage(FILE *f)
@@ -89,6 +90,7 @@ void cli_usage(FILE *f)
           "  fleet-check RESULTS.json... [--threshold 5%]\n"
           "                            flag devices slower than their identical peers; exit 0 none, 1 flagged\n"
           "                            (--max-spread 3%: results noisier than this are not judged)\n"
+          "      --store[=PATH]        (fleet-check) each device's latest run in the store instead of files\n"
           "  recommend --workload stream|gemm|stencil|transfer|latency [--size N] [--from R.json]...\n"
           "            [--data-on host|device]  rank the devices by predicted time (table on stderr);\n"
           "                            stdout: the chosen device's selector P:D; exit 3 nothing rankable\n"
@@ -101,6 +103,9 @@ void cli_usage(FILE *f)
           "      show DEVICE           a device and its rows' last values (DEVICE: id, key or a unique part)\n"
           "      history DEVICE ROW    one row's runs on one device: time, value, cv, n, status\n"
           "      export [DOC]          a document as it was written (DOC: id or hash prefix), or all as an array\n"
+          "      history ... --html FILE  also the history as an HTML page with its plot\n"
+          "      drift [DEVICE|--all]  a change-point test per (device, row) history (docs/drift.md): exit 1 when\n"
+          "                            a row moved beyond its noise, naming the runs (--threshold 3%: the floor)\n"
           "      --store[=PATH]        the store (default $XDG_DATA_HOME/clbench/store.sqlite); run, suite and\n"
           "                            run --mpi: also add the document they write (--store PATH.sqlite too)\n"
           "device selection (every command; default: CLBENCH_DEVICE, else the first GPU, else the first device):\n"
@@ -295,6 +300,7 @@ static int apply(int c, const char *arg, cli_opts *o)
     case OPT_LIST: o->list_benchmarks = 1; break;
     case OPT_ICD: o->list_icd = 1; break;
     case OPT_STORE: o->store_set = 1, o->store = arg; break;
+    case OPT_ALL: o->all = 1; break;
     case OPT_QUIET: o->quiet = 1; break;
     case OPT_STRICT: o->strict = 1; break;
     case OPT_PROVENANCE_PATHS: o->provenance_paths = 1; break;

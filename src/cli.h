@@ -54,6 +54,7 @@ typedef struct cli_opts {
     char binary_cache_dir[4096]; /* the resolved cache directory (run.binary_cache_dir points here) */
     const char *store;    /* --store=PATH (NULL: the default place); store commands, run/suite --store */
     int store_set;        /* --store given: run, suite and run --mpi add their document to the store */
+    int all;              /* store drift --all: every device */
     int argc;             /* the whole command line, for provenance */
     char **argv;
 } cli_opts;
@@ -171,6 +172,15 @@ int cmd_store(const cli_opts *o);
 int cli_store_path(const cli_opts *o, int create, char *buf, size_t n);
 int cli_store_doc(const cli_opts *o, const cJSON *doc);
 int cli_store_file(const cli_opts *o, const char *path);
+/* src/cmd_store_wire.c, on a store the caller opened (cli_store_open): store drift
+ * [DEVICE|--all]; fleet-check --store with the options fo; store history --html (sr: the row's
+ * history). Each returns the command's exit code. */
+struct clb_store;
+struct clb_store_series;
+int cli_store_open(const cli_opts *o, struct clb_store **s);
+int cli_store_drift(const cli_opts *o, struct clb_store *s);
+int cli_fleet_check_store(struct clb_store *s, const clb_fleet_opts *fo);
+int cli_store_history_html(const cli_opts *o, struct clb_store *s, const struct clb_store_series *sr);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 

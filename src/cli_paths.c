@@ -5,6 +5,7 @@
  * outputs, and at most one output goes to stdout. Refusals exit 2. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "core/internal.h"
 #include "core/tune.h"
 
 #include <errno.h>
@@ -63,9 +64,9 @@ int cli_binary_cache_dir(char *buf, size_t n)
 
 /* The files the command reads: the documents of report, compare and fleet-check, the suite's
  * reference, the --from files, and for every command the user files clbench keeps (the
- * tuning cache, the device database's user file; the suite's user reference for suite; user[3][4096]
+ * tuning cache, the device database's user file; the suite's user reference for suite; user[4][4096]
  * holds their paths). Returns how many (at most max). */
-static int inputs_of(const cli_opts *o, const char **in, int max, char user[3][4096])
+static int inputs_of(const cli_opts *o, const char **in, int max, char user[4][4096])
 {
     int n = 0;
     clb_diag d;
@@ -88,6 +89,14 @@ static int inputs_of(const cli_opts *o, const char **in, int max, char user[3][4
     }
     for (int j = 0; j < o->nfrom && n < max; j++)
         in[n++] = o->from[j];
+    /* the store that store commands and fleet-check --store read (its default place too) */
+    int reads_store = strcmp(o->command, "store") == 0 || (strcmp(o->command, "fleet-check") == 0 && o->store_set);
+    if (reads_store && n < max && o->store)
+        in[n++] = o->store;
+    else if (reads_store && n < max &&
+             clb_user_file(user[3], 4096, cli_env_get()->xdg_data_home, "XDG_DATA_HOME", ".local/share",
+                           "store.sqlite", 0, &d) == CLB_OK)
+        in[n++] = user[3];
     return n;
 }
 
@@ -129,7 +138,7 @@ int cli_check_paths(const cli_opts *o)
 {
     const char *out[4] = {o->json, o->html, o->csv, o->markdown};
     const char *in[MAX_INPUTS];
-    char user[3][4096];
+    char user[4][4096];
     int nin = inputs_of(o, in, MAX_INPUTS, user), to_stdout = -1;
     for (int i = 0; i < 4; i++) {
         if (!out[i])

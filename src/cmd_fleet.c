@@ -1,12 +1,31 @@
-/* clbench fleet-check RESULTS.json...: flags the odd device among identical ones, from one merged
+/* clbench fleet-check RESULTS.json... (or --store: the store's latest runs, cmd_store_wire.c): flags the odd device among identical ones, from one merged
  * file (an MPI run) or many per-node files; exit 0 nothing flagged, 1 a device flagged, 2 unusable
  * input (a device compared with itself included). For the prolog/epilog of a batch system. Opens no OpenCL device. */
 #include "cli.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 
 int cmd_fleet_check(const cli_opts *o)
 {
+    clb_fleet_opts fo;
+    clb_fleet_opts_default(&fo);
+    if (o->threshold_set)
+        fo.min_rel = o->threshold;
+    if (o->max_spread > 0)
+        fo.max_cv = o->max_spread;
+    if (o->store_set && o->npatterns > 0) {
+        fprintf(stderr, "clbench: fleet-check --store reads the store; name no RESULTS.json files with it\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (o->store_set) {
+        struct clb_store *s = NULL;
+        int rc = cli_store_open(o, &s);
+        if (rc == CLI_EXIT_OK)
+            rc = cli_fleet_check_store(s, &fo);
+        clb_store_close(s);
+        return rc;
+    }
     if (o->npatterns == 0) {
         fprintf(stderr, "clbench: fleet-check needs RESULTS.json files\n");
         return CLI_EXIT_USAGE;
@@ -24,12 +43,6 @@ int cmd_fleet_check(const cli_opts *o)
         src[i] = (clb_report_src){o->patterns[i], docs[i]};
     }
     if (rc == CLI_EXIT_OK) {
-        clb_fleet_opts fo;
-        clb_fleet_opts_default(&fo);
-        if (o->threshold_set)
-            fo.min_rel = o->threshold;
-        if (o->max_spread > 0)
-            fo.max_cv = o->max_spread;
         clb_diag d;
         long flags = clb_fleet_check(stdout, src, n, &fo, &d);
         if (flags < 0)

@@ -184,9 +184,10 @@ static int store_history(const cli_opts *o)
         fprintf(stderr, "clbench: device %lld has no row '%s' in the store\n", (long long)id, o->patterns[2]);
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK)
+    int table = !o->html || strcmp(o->html, "-") != 0; /* --html -: the page alone on stdout */
+    if (rc == CLI_EXIT_OK && table)
         printf("%-20s %14s %-10s %8s %5s %-14s %s\n", "time", "value", "unit", "cv %", "n", "status", "run");
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < sr.n; i++) {
+    for (size_t i = 0; rc == CLI_EXIT_OK && table && i < sr.n; i++) {
         char t[32], v[32], cv[32];
         fmt_time(sr.time[i], t, sizeof t);
         rj_fmt(v, sizeof v, sr.value[i]);
@@ -194,6 +195,8 @@ static int store_history(const cli_opts *o)
         printf("%-20s %14s %-10s %8s %5d %-14s %lld\n", t, v, sr.unit, cv, sr.nsamp[i],
                clb_store_status_name(s, sr.status[i]), (long long)sr.run[i]);
     }
+    if (rc == CLI_EXIT_OK && o->html)
+        rc = cli_store_history_html(o, s, &sr);
     clb_store_series_free(&sr);
     clb_store_close(s);
     return rc;
@@ -265,6 +268,26 @@ static int store_export(const cli_opts *o)
     return rc;
 }
 
+/* store drift [DEVICE|--all] (cmd_store_wire.c). */
+static int store_drift(const cli_opts *o)
+{
+    clb_store *s = NULL;
+    if (o->npatterns > 1 && o->all) {
+        fprintf(stderr, "clbench: store drift: name one DEVICE or --all, not both\n");
+        return CLI_EXIT_USAGE;
+    }
+    int rc = open_store(o, 0, &s);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_store_drift(o, s);
+    clb_store_close(s);
+    return rc;
+}
+
+int cli_store_open(const cli_opts *o, clb_store **s)
+{
+    return open_store(o, 0, s);
+}
+
 int cmd_store(const cli_opts *o)
 {
     static const struct {
@@ -272,13 +295,14 @@ int cmd_store(const cli_opts *o)
         int lo, hi; /* arguments after the subcommand */
         int (*fn)(const cli_opts *);
     } subs[] = {{"add", 1, 1 << 30, store_add}, {"list", 0, 0, store_list},       {"docs", 0, 0, store_docs},
-                {"show", 1, 1, store_show},     {"history", 2, 2, store_history}, {"export", 0, 1, store_export}};
+                {"show", 1, 1, store_show},     {"history", 2, 2, store_history}, {"export", 0, 1, store_export},
+                {"drift", 0, 1, store_drift}};
     const char *sub = o->npatterns > 0 ? o->patterns[0] : "";
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(sub, subs[i].sub) == 0 && o->npatterns - 1 >= subs[i].lo && o->npatterns - 1 <= subs[i].hi)
             return subs[i].fn(o);
     fprintf(stderr, "clbench: usage: clbench store add FILE... | list | docs | show DEVICE | history DEVICE ROW |"
-                    " export [DOC] [--store=PATH]\n");
+                    " export [DOC] | drift [DEVICE|--all] [--store=PATH]\n");
     return CLI_EXIT_USAGE;
 }
 

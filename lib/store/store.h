@@ -107,4 +107,26 @@ clb_error clb_store_export(clb_store *s, int64_t doc, char **text, size_t *len, 
 /* SHA-256 of data[0..n) as 64 hex digits and a NUL. */
 void clb_store_sha256_hex(const void *data, size_t n, char out[65]);
 
+/* The latest run of every device with its results (what fleet-check --store compares), read in
+ * one pass: devices in id order, each with its newest run (by time, then id) and that run's
+ * results in row id order, as plain arrays. Device i's results are [first[i], first[i + 1]).
+ * Rows are named by row id through row_name/row_better (index = row id; NULL names for ids no
+ * row has). value: the result's number (NaN without one), spread: its cv (NaN unknown), nsamp:
+ * its samples (0 unknown), ok: its status is "ok". Everything owned by the struct. */
+typedef struct clb_store_latest {
+    size_t ndev;
+    int64_t *device, *run, *time;
+    char **key, **model, **driver;
+    size_t *first;  /* ndev + 1 */
+    size_t nres;
+    int64_t *row;
+    double *value, *spread;
+    int *nsamp, *ok;
+    size_t nrow_ids; /* max row id + 1 */
+    char **row_name;
+    int *row_better;
+} clb_store_latest;
+clb_error clb_store_latest_runs(clb_store *s, clb_store_latest *out, clb_diag *d);
+void clb_store_latest_free(clb_store_latest *l);
+
 #endif
