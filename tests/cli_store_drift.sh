@@ -71,6 +71,26 @@ for spread in 3% 10%; do
 done
 grep -c '^FLAG' "$tmp/store.out" | grep -qx 2 || fail "fleet-check --store at 10 %: not the 2 drifted devices: $(cat "$tmp/store.out")"
 "$bin" fleet-check --store="$st" "$tmp/f/fleet-2026-10-25.json" 2>/dev/null; [ $? = 2 ] || fail "--store with files: not exit 2"
+# siblings share model and driver: two devices of another driver at half the speed are their own
+# kind (not flagged against the 64, nor the 64 against them)
+python3 - "$tmp/f/fleet-2026-10-25.json" "$tmp/drv2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["devices"] = d["devices"][:2]
+for i, dev in enumerate(d["devices"]):
+    dev["node"] = "other%d" % i
+    dev["device"]["CL_DRIVER_VERSION"] = "9.9"
+    for r in dev["results"]:
+        if r.get("value"):
+            r["value"] *= 0.5 if r.get("better", "higher") == "higher" else 2
+d["provenance"]["date"] = "2026-11-01T03:00:00Z"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+cp "$st" "$tmp/k.sqlite"
+"$bin" store add "$tmp/drv2.json" --store="$tmp/k.sqlite" >/dev/null || fail "adding the second driver's document"
+"$bin" fleet-check --store="$tmp/k.sqlite" --max-spread 10% >"$tmp/kinds.out"; rc=$?
+[ $rc = 1 ] && [ "$(grep -c '^FLAG' "$tmp/kinds.out")" = 2 ] && grep -q '^== 2 x .*(driver 9.9)$' "$tmp/kinds.out" &&
+    grep -q '^66 device(s) of 2 kind(s); 2 flag(s)' "$tmp/kinds.out" || fail "two drivers: exit $rc: $(cat "$tmp/kinds.out")"
 
 # history --html: a hostile row name escaped, the page well-formed with its plot
 python3 - "$tmp/f/fleet-2026-10-25.json" "$tmp/hostile.json" <<'PY'
