@@ -77,10 +77,14 @@ static int drift_one(const clb_store_series *sr, void *arg)
     c->moved++;
     char line[512], t0[32], t1[32];
     clb_drift_describe(line, sizeof line, &r, &c->opts);
-    fmt_time(sr->time[r.split - 1], t0, sizeof t0);
+    size_t b = r.split; /* the last run with a value before the change (a move has runs before it) */
+    while (b > 1 && !isfinite(sr->value[b - 1]))
+        b--;
+    b = b > 0 ? b - 1 : 0;
+    fmt_time(sr->time[b], t0, sizeof t0);
     fmt_time(sr->time[r.split], t1, sizeof t1);
     printf("MOVED  %s  %s: between run %lld (%s) and run %lld (%s): %s\n", rep_term(key_of(c, sr->device)),
-           rep_term(sr->row_name), (long long)sr->run[r.split - 1], t0, (long long)sr->run[r.split], t1, line);
+           rep_term(sr->row_name), (long long)sr->run[b], t0, (long long)sr->run[r.split], t1, line);
     return 0;
 }
 
