@@ -37,6 +37,8 @@ typedef struct drift_ctx {
     size_t ndev;
     size_t tested, moved, steady, too_few;
     int nomem;
+    cJSON *json;                    /* --json: the moved rows' objects (NULL without) */
+    int text;                       /* the MOVED lines on stdout (not with --json -) */
 } drift_ctx;
 
 static const char *key_of(const drift_ctx *c, int64_t id)
@@ -83,9 +85,59 @@ static int drift_one(const clb_store_series *sr, void *arg)
     b = b > 0 ? b - 1 : 0;
     fmt_time(sr->time[b], t0, sizeof t0);
     fmt_time(sr->time[r.split], t1, sizeof t1);
-    printf("MOVED  %s  %s: between run %lld (%s) and run %lld (%s): %s\n", rep_term(key_of(c, sr->device)),
-           rep_term(sr->row_name), (long long)sr->run[b], t0, (long long)sr->run[r.split], t1, line);
+    if (c->text)
+        printf("MOVED  %s  %s: between run %lld (%s) and run %lld (%s): %s\n", rep_term(key_of(c, sr->device)),
+               rep_term(sr->row_name), (long long)sr->run[b], t0, (long long)sr->run[r.split], t1, line);
+    cJSON *m = c->json ? cJSON_CreateObject() : NULL;
+    if (m) {
+        cJSON_AddStringToObject(m, "device", key_of(c, sr->device));
+        cJSON_AddStringToObject(m, "row", sr->row_name);
+        cJSON_AddStringToObject(m, "unit", sr->unit);
+        cJSON_AddNumberToObject(m, "run_before", (double)sr->run[b]);
+        cJSON_AddStringToObject(m, "time_before", t0);
+        cJSON_AddNumberToObject(m, "run_after", (double)sr->run[r.split]);
+        cJSON_AddStringToObject(m, "time_after", t1);
+        cJSON_AddBoolToObject(m, "trend", r.trend);
+        cJSON_AddNumberToObject(m, "before", r.before);
+        cJSON_AddNumberToObject(m, "after", r.after);
+        cJSON_AddNumberToObject(m, "ratio", r.ratio);
+        cJSON_AddNumberToObject(m, "t", r.t);
+        cJSON_AddNumberToObject(m, "p", r.p);
+        cJSON_AddNumberToObject(m, "floor", r.floor);
+        cJSON_AddStringToObject(m, "text", line);
+        cJSON_AddItemToArray(c->json, m);
+    }
     return 0;
+}
+
+/* --json: the summary and the moved rows, to FILE (whole or not at all) or stdout. */
+static int drift_json(const cli_opts *o, const drift_ctx *c)
+{
+    cJSON *root = cJSON_CreateObject(), *sum = cJSON_AddObjectToObject(root, "summary");
+    cJSON_AddNumberToObject(sum, "tested", (double)c->tested);
+    cJSON_AddNumberToObject(sum, "moved", (double)c->moved);
+    cJSON_AddNumberToObject(sum, "steady", (double)c->steady);
+    cJSON_AddNumberToObject(sum, "too_few", (double)c->too_few);
+    cJSON_AddNumberToObject(sum, "alpha", c->opts.alpha);
+    cJSON_AddNumberToObject(sum, "min_rel", c->opts.min_rel);
+    cJSON_AddNumberToObject(sum, "min_side", (double)c->opts.min_side);
+    cJSON_AddItemReferenceToObject(root, "moved", c->json);
+    char *text = cJSON_Print(root);
+    clb_diag d = {.err = CLB_OK};
+    int ok = text != NULL;
+    if (ok && strcmp(o->json, "-") == 0) {
+        ok = printf("%s\n", text) >= 0;
+    } else if (ok) {
+        clb_output *out = NULL;
+        FILE *f = NULL;
+        if (clb_output_open(o->json, &out, &f, &d) == CLB_OK)
+            clb_output_close(out, fprintf(f, "%s\n", text) >= 0 && !ferror(f), &d);
+    }
+    free(text);
+    cJSON_Delete(root);
+    if (d.err != CLB_OK)
+        return fail(&d);
+    return ok ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 }
 
 /* store drift [DEVICE|--all]: exit 1 when a row moved, 0 when none, 2 usage or an unusable store. */
@@ -98,6 +150,8 @@ int cli_store_drift(const cli_opts *o, clb_store *s)
     clb_drift_opts_default(&c.opts);
     if (o->threshold_set)
         c.opts.min_rel = o->threshold;
+    c.text = !o->json || strcmp(o->json, "-") != 0;
+    c.json = o->json ? cJSON_CreateArray() : NULL;
     int rc = CLI_EXIT_OK;
     if (rc == CLI_EXIT_OK && o->npatterns > 1 && clb_store_find_device(s, o->patterns[1], &id, &d) != CLB_OK)
         rc = fail(&d);
@@ -110,12 +164,15 @@ int cli_store_drift(const cli_opts *o, clb_store *s)
         fprintf(stderr, "clbench: store drift: out of memory\n");
         rc = CLI_EXIT_RUNTIME;
     }
-    if (rc == CLI_EXIT_OK) {
+    if (rc == CLI_EXIT_OK && c.text)
         printf("%zu series tested: %zu moved, %zu steady, %zu with too few runs (fewer than %zu with a value); "
                "alpha %g, floor %.1f %%\n",
                c.tested, c.moved, c.steady, c.too_few, 2 * c.opts.min_side, c.opts.alpha, 100 * c.opts.min_rel);
+    if (rc == CLI_EXIT_OK && c.json)
+        rc = drift_json(o, &c);
+    if (rc == CLI_EXIT_OK)
         rc = c.moved ? CLI_EXIT_FAILED : CLI_EXIT_OK;
-    }
+    cJSON_Delete(c.json);
     clb_drift_work_free(c.work);
     clb_store_devices_free(dev, c.ndev);
     return rc;

@@ -41,6 +41,21 @@ print("want", want, "got", got)
 sys.exit(0 if ok else 1)
 PY
 grep -q '^1280 series tested: 2 moved, 1278 steady, 0 with too few runs' "$tmp/all" || fail "the summary: $(tail -1 "$tmp/all")"
+# --json FILE: the same moved rows and summary as the lines; --json -: the JSON alone on stdout
+"$bin" store drift --all --store="$st" --json "$tmp/all.json" >/dev/null; rc=$?
+"$bin" store drift --all --store="$st" --json - >"$tmp/all.stdout"; rc2=$?
+python3 - "$tmp/all" "$tmp/all.json" "$tmp/all.stdout" <<'PY' || fail "store drift --json (exit $rc, $rc2): $(head -c 600 "$tmp/all.json")"
+import json, re, sys
+lines = {(m[1], m[2], m[3], m[4]) for m in (re.match(r"MOVED  (\S+)  (\S+): between run (\d+) .* and run (\d+) ", l)
+                                           for l in open(sys.argv[1])) if m}
+j, k = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+got = {(m["device"], m["row"], str(m["run_before"]), str(m["run_after"])) for m in j["moved"]}
+s = j["summary"]
+sys.exit(0 if j == k and got == lines and len(lines) == 2 and (s["tested"], s["moved"], s["steady"], s["too_few"]) ==
+         (1280, 2, 1278, 0) else 1)
+PY
+[ $rc = 1 ] && [ $rc2 = 1 ] || fail "store drift --json: exit $rc and $rc2, want 1"
+"$bin" store drift --all --store="$st" --json "$st" 2>/dev/null; [ $? = 2 ] || fail "--json onto the store: not exit 2"
 # one device: the drifted one exits 1 naming its row, a steady one 0
 "$bin" store drift node0001/0:0 --store="$st" >"$tmp/one" ; rc=$?
 [ $rc = 1 ] && grep -q '^MOVED  node0001/0:0  transfer.d2h_pinned: .*(2026-10-04T03:00:00Z): moved ' "$tmp/one" ||
