@@ -171,6 +171,12 @@ int cmd_store(const cli_opts *o);
 int cli_store_path(const cli_opts *o, int create, char *buf, size_t n);
 int cli_store_doc(const cli_opts *o, const cJSON *doc);
 int cli_store_file(const cli_opts *o, const char *path);
+/* src/cmd_store_site.c: store site DIR, the store as a static site (docs/store.md, "The site").
+ * s: the open store; the exit code. cli_check_site_dir (src/cli_paths.c): DIR may be written
+ * (exit 2 when not) and holds no input (the store file). */
+struct clb_store;
+int cli_store_site(struct clb_store *s, const char *dir);
+int cli_check_site_dir(const char *dir, const char *store);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 

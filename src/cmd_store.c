@@ -265,6 +265,24 @@ static int store_export(const cli_opts *o)
     return rc;
 }
 
+/* store site DIR: DIR checked before the store is opened (src/cli_paths.c), the site built in
+ * src/cmd_store_site.c. */
+static int store_site(const cli_opts *o)
+{
+    char path[4096];
+    clb_store *s = NULL;
+    clb_diag d;
+    int rc = cli_store_path(o, 0, path, sizeof path);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_check_site_dir(o->patterns[1], path);
+    if (rc == CLI_EXIT_OK && clb_store_open(path, 0, &s, &d) != CLB_OK)
+        rc = fail(&d);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_store_site(s, o->patterns[1]);
+    clb_store_close(s);
+    return rc;
+}
+
 int cmd_store(const cli_opts *o)
 {
     static const struct {
@@ -272,13 +290,14 @@ int cmd_store(const cli_opts *o)
         int lo, hi; /* arguments after the subcommand */
         int (*fn)(const cli_opts *);
     } subs[] = {{"add", 1, 1 << 30, store_add}, {"list", 0, 0, store_list},       {"docs", 0, 0, store_docs},
-                {"show", 1, 1, store_show},     {"history", 2, 2, store_history}, {"export", 0, 1, store_export}};
+                {"show", 1, 1, store_show},     {"history", 2, 2, store_history}, {"export", 0, 1, store_export},
+                {"site", 1, 1, store_site}};
     const char *sub = o->npatterns > 0 ? o->patterns[0] : "";
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(sub, subs[i].sub) == 0 && o->npatterns - 1 >= subs[i].lo && o->npatterns - 1 <= subs[i].hi)
             return subs[i].fn(o);
     fprintf(stderr, "clbench: usage: clbench store add FILE... | list | docs | show DEVICE | history DEVICE ROW |"
-                    " export [DOC] [--store=PATH]\n");
+                    " export [DOC] | site DIR [--store=PATH]\n");
     return CLI_EXIT_USAGE;
 }
 

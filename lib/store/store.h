@@ -107,4 +107,19 @@ clb_error clb_store_export(clb_store *s, int64_t doc, char **text, size_t *len, 
 /* SHA-256 of data[0..n) as 64 hex digits and a NUL. */
 void clb_store_sha256_hex(const void *data, size_t n, char out[65]);
 
+/* One suite score of a stored suite document: a column (device, variant) of its top-level suite
+ * object (docs/suite.md). device: the store's device of the column (its run in that document of
+ * the same model and variant; 0 when none). host: that device's host, else the suite's
+ * system.hostname. status "ok" with peak and average (harmonic means of the reference ratios),
+ * else "void" (or the document's text) with reason and NaN scores. time: the document's date. */
+typedef struct clb_store_score {
+    int64_t doc, time, device;
+    char *host, *model, *variant, *status, *reason;
+    double peak, average;
+} clb_store_score;
+/* Every column's score of every suite document, documents in id order; caller frees with
+ * clb_store_scores_free. */
+clb_error clb_store_suite_scores(clb_store *s, clb_store_score **out, size_t *n, clb_diag *d);
+void clb_store_scores_free(clb_store_score *v, size_t n);
+
 #endif
