@@ -1,4 +1,4 @@
-/* clbench store add|list|docs|show|history|export: the results store (docs/store.md), and the
+/* clbench store add|list|docs|show|history|export|site: the results store (docs/store.md), and the
  * --store of run, suite and run --mpi (cli_store_doc). */
 #include "cli.h"
 #include "core/internal.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Walks a site written by clbench store site in one headless Chromium (docs/site.md).
+"""Walks a site written by clbench store site in one headless Chromium (docs/store.md, "The site").
 
 usage: site_browser.py CHROMIUM SITE PROFILE_DIR
 
