@@ -35,7 +35,9 @@ _clbench()
     db) COMPREPLY=($(compgen -W "list show match" -- "$cur")) ;;
     cache) COMPREPLY=($(compgen -W "list clear" -- "$cur")) ;;
     store)
-        if [[ $prev == store ]]; then COMPREPLY=($(compgen -W "add list docs show history export drift" -- "$cur"))
+        # the subcommands as --help lists them ("  store add|list|...  the results store")
+        if [[ $prev == store ]]; then COMPREPLY=($(compgen -W "$(sed -n 's/^  store \([a-z|]*\) .*/\1/p' <<<"$help" | tr '|' ' ')" -- "$cur"))
+        elif [[ $prev == site ]]; then COMPREPLY=($(compgen -d -- "$cur"))
         else COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur")); fi ;;
     esac
 }

@@ -181,6 +181,11 @@ int cli_store_open(const cli_opts *o, struct clb_store **s);
 int cli_store_drift(const cli_opts *o, struct clb_store *s);
 int cli_fleet_check_store(struct clb_store *s, const clb_fleet_opts *fo);
 int cli_store_history_html(const cli_opts *o, struct clb_store *s, const struct clb_store_series *sr);
+/* src/cmd_store_site.c: store site DIR, the store as a static site (docs/store.md, "The site").
+ * s: the open store; the exit code. cli_check_site_dir (src/cli_paths.c): DIR may be written
+ * (exit 2 when not) and holds no input (the store file). */
+int cli_store_site(struct clb_store *s, const char *dir);
+int cli_check_site_dir(const char *dir, const char *store);
 /* Writes the --html/--csv/--markdown outputs asked for in o for one document named name. */
 int cli_write_reports(const cli_opts *o, const cJSON *doc, const char *name);
 

@@ -4,6 +4,7 @@
  * keeps count as inputs of every command), no file is named for two
  * outputs, and at most one output goes to stdout. Refusals exit 2. */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli.h"
 #include "core/internal.h"
 #include "core/tune.h"
@@ -167,6 +168,49 @@ int cli_check_paths(const cli_opts *o)
         int rc = output_usable(out[i], out_flags[i]);
         if (rc != CLI_EXIT_OK)
             return rc;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* 1 when the existing file path lies inside the existing directory dir (both resolved). */
+static int inside(const char *path, const char *dir)
+{
+    char rp[4096], rd[4096];
+    if (!realpath(path, rp) || !realpath(dir, rd))
+        return 0;
+    size_t n = strlen(rd);
+    return strncmp(rp, rd, n) == 0 && (rp[n] == '/' || n == 1);
+}
+
+int cli_check_site_dir(const char *dir, const char *store)
+{
+    char user[4][4096];
+    const char *in[MAX_INPUTS];
+    cli_opts none = {.command = "store"};
+    int nin = inputs_of(&none, in, MAX_INPUTS - 1, user);
+    struct stat st;
+    in[nin++] = store;
+    if (!*dir || strcmp(dir, "-") == 0) {
+        fprintf(stderr, "clbench: store site: DIR must name a folder, not '%s'\n", dir);
+        return CLI_EXIT_USAGE;
+    }
+    for (int j = 0; j < nin; j++)
+        if (same_file(dir, in[j]) || inside(in[j], dir)) {
+            /* a site is replaced (or its folder removed) as a whole: what clbench reads stays out of it */
+            fprintf(stderr, "clbench: store site %s: %s %s; refusing to write there\n", dir,
+                    same_file(dir, in[j]) ? "is also an input" : "holds an input,", in[j]);
+            return CLI_EXIT_USAGE;
+        }
+    if (stat(dir, &st) != 0) {
+        char bare[4096];
+        size_t n = (size_t)snprintf(bare, sizeof bare, "%s", dir);
+        while (n > 1 && n < sizeof bare && bare[n - 1] == '/')
+            bare[--n] = '\0'; /* "site/": its parent is ".", not "site" */
+        return dir_writable(bare, "store site");
+    }
+    if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "clbench: store site %s: %s\n", dir, S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+        return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_OK;
 }

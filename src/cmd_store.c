@@ -1,4 +1,4 @@
-/* clbench store add|list|docs|show|history|export: the results store (docs/store.md), and the
+/* clbench store add|list|docs|show|history|export|site: the results store (docs/store.md), and the
  * --store of run, suite and run --mpi (cli_store_doc). */
 #include "cli.h"
 #include "core/internal.h"
@@ -283,6 +283,24 @@ static int store_drift(const cli_opts *o)
     return rc;
 }
 
+/* store site DIR: DIR checked before the store is opened (src/cli_paths.c), the site built in
+ * src/cmd_store_site.c. */
+static int store_site(const cli_opts *o)
+{
+    char path[4096];
+    clb_store *s = NULL;
+    clb_diag d;
+    int rc = cli_store_path(o, 0, path, sizeof path);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_check_site_dir(o->patterns[1], path);
+    if (rc == CLI_EXIT_OK && clb_store_open(path, 0, &s, &d) != CLB_OK)
+        rc = fail(&d);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_store_site(s, o->patterns[1]);
+    clb_store_close(s);
+    return rc;
+}
+
 int cli_store_open(const cli_opts *o, clb_store **s)
 {
     return open_store(o, 0, s);
@@ -296,13 +314,14 @@ int cmd_store(const cli_opts *o)
         int (*fn)(const cli_opts *);
     } subs[] = {{"add", 1, 1 << 30, store_add}, {"list", 0, 0, store_list},       {"docs", 0, 0, store_docs},
                 {"show", 1, 1, store_show},     {"history", 2, 2, store_history}, {"export", 0, 1, store_export},
-                {"drift", 0, 1, store_drift}};
+                {"drift", 0, 1, store_drift},
+                {"site", 1, 1, store_site}};
     const char *sub = o->npatterns > 0 ? o->patterns[0] : "";
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(sub, subs[i].sub) == 0 && o->npatterns - 1 >= subs[i].lo && o->npatterns - 1 <= subs[i].hi)
             return subs[i].fn(o);
     fprintf(stderr, "clbench: usage: clbench store add FILE... | list | docs | show DEVICE | history DEVICE ROW |"
-                    " export [DOC] | drift [DEVICE|--all] [--store=PATH]\n");
+                    " export [DOC] | drift [DEVICE|--all] | site DIR [--store=PATH]\n");
     return CLI_EXIT_USAGE;
 }
 

@@ -31,6 +31,8 @@ rows=$("$bin" run --list | awk '{print $1}' | sort)
 [ "$(comp run --type g)" = gpu ] || fail "'--type g' completed to '$(comp run --type g)'"
 [ "$(comp tune "" | tr '\n' ' ')" = "euler gemm " ] || fail "tune completed to '$(comp tune "" | tr '\n' ' ')'"
 [ "$(comp cache "" | tr '\n' ' ')" = "clear list " ] || fail "cache completed to '$(comp cache "" | tr '\n' ' ')'"
-[ "$(comp store "" | tr '\n' ' ')" = "add docs drift export history list show " ] || fail "store completed to '$(comp store "" | tr '\n' ' ')'"
+want_store=$("$bin" --help | sed -n 's/^  store \([a-z|]*\) .*/\1/p' | tr '|' '\n' | sort | tr '\n' ' ')
+[ "$(comp store "" | tr '\n' ' ')" = "$want_store" ] || fail "store completed to '$(comp store "" | tr '\n' ' ')', --help lists '$want_store'"
+grep -qw site <<<"$want_store" || fail "--help lists no store site: '$want_store'"
 [ $fails -eq 0 ] && echo "PASS: commands, $(wc -l <<<"$rows") row names, every flag and the fixed values complete"
 [ $fails -eq 0 ]

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Walks a site written by clbench store site in one headless Chromium (docs/site.md).
+"""Walks a site written by clbench store site in one headless Chromium (docs/store.md, "The site").
 
-usage: site_browser.py CHROMIUM SITE PROFILE_DIR
+usage: site_browser.py CHROMIUM SITE PROFILE_DIR [PAGE...]
+  PAGE (relative to SITE): for a site too large to walk, load only these pages, print each one's
+  load time, and check their links against the files written instead of following them.
 
 Starting at SITE/index.html, follows every link (breadth first) through the DevTools protocol
 over a pipe (--remote-debugging-pipe: one browser for all pages). Fails (exit 1, one line per
@@ -97,6 +99,7 @@ def errors_of(events):
 
 def main():
     chrome, site, profile = sys.argv[1], os.path.realpath(sys.argv[2]), sys.argv[3]
+    only = sys.argv[4:]  # a large site: these pages alone, each link checked against the files
     root = "file://" + urllib.parse.quote(site) + "/"
     pages = {os.path.relpath(os.path.join(d, f), site) for d, _, fs in os.walk(site) for f in fs}
     b, bad = Browser(chrome, profile), []
@@ -105,10 +108,11 @@ def main():
         s = b.send("Target.attachToTarget", {"targetId": target, "flatten": True})["result"]["sessionId"]
         for m in ("Page.enable", "Runtime.enable", "Log.enable"):
             b.send(m, session=s)
-        todo, seen = ["index.html"], {"index.html"}
+        todo, seen = list(only) or ["index.html"], set(only) or {"index.html"}
         while todo:
             rel = todo.pop(0)
             b.events = []
+            t0 = time.time()
             nav = b.send("Page.navigate", {"url": root + urllib.parse.quote(rel)}, session=s)
             if nav.get("result", {}).get("errorText"):
                 bad.append("%s: does not load: %s" % (rel, nav["result"]["errorText"]))
@@ -116,6 +120,8 @@ def main():
             loaded = lambda m: m.get("method") == "Page.loadEventFired" and m.get("sessionId") == s
             if not any(loaded(e) for e in b.events):  # it may come before navigate's answer
                 b.wait(loaded)
+            if only:
+                print("site_browser: %s loaded in %.2f s" % (rel, time.time() - t0))
             r = b.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True}, session=s)
             got = json.loads(r["result"]["result"]["value"])
             bad += ["%s: %s" % (rel, e) for e in errors_of(b.events)]
@@ -133,10 +139,12 @@ def main():
                     bad.append("%s: a link leaves the site: %s" % (rel, href))
                     continue
                 t = urllib.parse.unquote(u[len(root):])
-                if t not in seen:
+                if only and t not in pages:
+                    bad.append("%s: a link to a page not written: %s" % (rel, href))
+                if not only and t not in seen:
                     seen.add(t)
                     todo.append(t)
-        for p in sorted(pages - seen):
+        for p in sorted(pages - seen) if not only else []:
             bad.append("never reached by a link: " + p)
         for p in sorted(seen - pages):
             bad.append("linked but not written: " + p)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a site written by clbench store site (docs/site.md), page by page.
+"""Checks a site written by clbench store site (docs/store.md, "The site"), page by page.
 
 usage: site_check.py ROOT SITE DEVICES MODELS [FIELD...]
   ROOT     the folder the test made for the site; SITE must be the only thing written under it

@@ -1,4 +1,4 @@
-/* The store's static site (lib/report/site*.c, docs/site.md) on synthetic models.
+/* The store's static site (lib/report/site*.c, docs/store.md "The site") on synthetic models.
  *   test_site               file names of hostile keys, refusals (a file, planted links), the
  *                           pages of a small site: counts and contents
  *   test_site write DIR     the hostile model's site into DIR, for tests/site_check.sh and

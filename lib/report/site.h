@@ -1,4 +1,4 @@
-/* The static site of a results store (clbench store site DIR, docs/site.md): an index of
+/* The static site of a results store (clbench store site DIR, docs/store.md "The site"): an index of
  * devices, one page per device with its rows' histories, one page per model comparing its
  * devices, and the suite scores. Written from a plain in-memory model that the caller fills
  * (from the store's queries); the writer owns nothing of it and changes nothing in it. */

@@ -1,4 +1,4 @@
-/* The site's device pages, its suite scores page and its index (docs/site.md). */
+/* The site's device pages, its suite scores page and its index (docs/store.md, "The site"). */
 #include "report/site_int.h"
 
 #include <math.h>

@@ -128,5 +128,19 @@ typedef struct clb_store_latest {
 } clb_store_latest;
 clb_error clb_store_latest_runs(clb_store *s, clb_store_latest *out, clb_diag *d);
 void clb_store_latest_free(clb_store_latest *l);
+/* One suite score of a stored suite document: a column (device, variant) of its top-level suite
+ * object (docs/suite.md). device: the store's device of the column (its run in that document of
+ * the same model and variant; 0 when none). host: that device's host, else the suite's
+ * system.hostname. status "ok" with peak and average (harmonic means of the reference ratios),
+ * else "void" (or the document's text) with reason and NaN scores. time: the document's date. */
+typedef struct clb_store_score {
+    int64_t doc, time, device;
+    char *host, *model, *variant, *status, *reason;
+    double peak, average;
+} clb_store_score;
+/* Every column's score of every suite document, documents in id order; caller frees with
+ * clb_store_scores_free. */
+clb_error clb_store_suite_scores(clb_store *s, clb_store_score **out, size_t *n, clb_diag *d);
+void clb_store_scores_free(clb_store_score *v, size_t n);
 
 #endif
