@@ -14,8 +14,12 @@
  *                                           completed before: its keys are not written again)
  *         | DEC + e  varint(zigzag m)      (the double m / 10^e, 1 <= e <= 22, |m| < 2^53: the
  *                                           short decimals a document's text mostly holds)
+ *         | DDELTA + e  varint(zigzag d)   (the same, m = the last decimal of exponent e + d)
  *         | BACK + k                       (the double k places back among those written,
- *                                           1 <= k <= 192: a median that is the value, ci95's ends)
+ *                                           1 <= k <= 64: a median that is the value, ci95's ends)
+ *         | STRREF + i                     (the i-th string, i < 128, as a value)
+ * and a new string is varint(0) varint(pre) varint(len) bytes: the first pre bytes of the string
+ * before it in the table, then len bytes.
  * Every object written as OBJ is numbered when it is complete (reader and writer alike), every
  * non-integer number is counted in the order written. Format 1 blobs are read either way. */
 #include "store/store_int.h"
@@ -25,7 +29,18 @@
 #include <string.h>
 
 enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE };
-enum { FORMAT2 = 0xF2, T_DEC = 16, DEC_MAX = 22, T_BACK = 63, BACK_MAX = 192, RING = 256, DSLOTS = 4096 };
+enum {
+    FORMAT2 = 0xF2,
+    T_DEC = 16, /* + e: 17..38 */
+    DEC_MAX = 22,
+    T_DDELTA = 38, /* + e: 39..60 */
+    T_BACK = 63,   /* + k: 64..127 */
+    BACK_MAX = 64,
+    T_STRREF = 128, /* + i: 128..255 */
+    STRREF_MAX = 128,
+    RING = 256,
+    DSLOTS = 4096
+};
 
 /* 10^e, exact as doubles for e <= 22. */
 static const double p10[DEC_MAX + 1] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -53,6 +68,8 @@ typedef struct pack {
     uint64_t ring[RING]; /* the last doubles written, by count % RING */
     uint64_t nd;        /* doubles written */
     uint64_t dpos[DSLOTS]; /* hash of a double's bits -> its count + 1 */
+    int64_t lastm[DEC_MAX + 1]; /* the last decimal of each exponent */
+    int haslast[DEC_MAX + 1];
     int oom;
 } pack;
 
@@ -121,8 +138,11 @@ static int grow_strings(pack *p)
     return 1;
 }
 
-static void put_string(pack *p, const char *s)
+/* A string: its reference when written before; value (a string value, not a key): as one byte
+ * STRREF + i for the first STRREF_MAX strings, else STR and the string. */
+static void put_string(pack *p, const char *s, int value)
 {
+    unsigned char tag = T_STR;
     if (!grow_strings(p)) {
         p->oom = 1;
         return;
@@ -130,15 +150,29 @@ static void put_string(pack *p, const char *s)
     size_t j = hash_str(s) & (p->nslot - 1);
     for (; p->slot[j]; j = (j + 1) & (p->nslot - 1))
         if (strcmp(p->str[p->slot[j] - 1], s) == 0) {
-            put_varint(p, p->slot[j]);
+            if (value && p->slot[j] <= STRREF_MAX) {
+                tag = (unsigned char)(T_STRREF + p->slot[j] - 1);
+                put(p, &tag, 1);
+            } else {
+                if (value)
+                    put(p, &tag, 1);
+                put_varint(p, p->slot[j]);
+            }
             return;
         }
+    /* new: the length it shares with the string written last (a row name after the last row's) */
+    size_t len = strlen(s), pre = 0;
+    const char *last = p->nstr ? p->str[p->nstr - 1] : "";
+    while (pre < len && last[pre] == s[pre])
+        pre++;
     p->slot[j] = (uint32_t)(p->nstr + 1);
     p->str[p->nstr++] = s;
-    size_t len = strlen(s);
+    if (value)
+        put(p, &tag, 1);
     put_varint(p, 0);
-    put_varint(p, len);
-    put(p, s, len);
+    put_varint(p, pre);
+    put_varint(p, len - pre);
+    put(p, s + pre, len - pre);
 }
 
 /* The double's decimal form m / 10^e when one gives it back bit for bit (IEEE division of exact
@@ -162,6 +196,24 @@ static int decimal(double d, int64_t *m)
     return 0;
 }
 
+static uint64_t zigzag(int64_t m)
+{
+    return ((uint64_t)m << 1) ^ (uint64_t)(m >> 63);
+}
+
+static int varint_len(uint64_t v)
+{
+    int k = 1;
+    while (v > 0x7f)
+        v >>= 7, k++;
+    return k;
+}
+
+static int64_t unzigzag(uint64_t z)
+{
+    return (int64_t)((z >> 1) ^ (~(z & 1) + 1));
+}
+
 static uint32_t hash_bits(uint64_t b)
 {
     b ^= b >> 29;
@@ -183,9 +235,14 @@ static void put_double(pack *p, double d)
         unsigned char t = (unsigned char)(T_BACK + (p->nd - (at - 1)));
         put(p, &t, 1);
     } else if ((e = decimal(d, &m)) > 0) {
-        unsigned char t = (unsigned char)(T_DEC + e);
+        /* the difference from the last decimal of the same exponent when it is shorter (a
+         * statistic next to the value, one row's value next to the last row's) */
+        uint64_t z = zigzag(m), dz = p->haslast[e] ? zigzag(m - p->lastm[e]) : z;
+        int delta = varint_len(dz) < varint_len(z);
+        unsigned char t = (unsigned char)(delta ? T_DDELTA + e : T_DEC + e);
         put(p, &t, 1);
-        put_varint(p, ((uint64_t)m << 1) ^ (uint64_t)(m >> 63));
+        put_varint(p, delta ? dz : z);
+        p->lastm[e] = m, p->haslast[e] = 1;
     } else {
         unsigned char t[9] = {T_REAL};
         for (int k = 0; k < 8; k++)
@@ -289,7 +346,7 @@ static void put_object(pack *p, const cJSON *v)
     put_varint(p, at >= 0 ? (uint64_t)at : n);
     for (c = v->child; c; c = c->next) {
         if (at < 0)
-            put_string(p, c->string ? c->string : "");
+            put_string(p, c->string ? c->string : "", 0);
         put_value(p, c);
     }
     if (at >= 0 || !add_shape(&p->shp, &p->nshp, &p->capshp, key, n, h) || !index_shape(p)) {
@@ -318,9 +375,7 @@ static void put_value(pack *p, const cJSON *v)
         return;
     }
     if (cJSON_IsString(v)) {
-        tag = T_STR;
-        put(p, &tag, 1);
-        put_string(p, v->valuestring);
+        put_string(p, v->valuestring, 1);
         return;
     }
     if (cJSON_IsObject(v)) {
@@ -378,6 +433,8 @@ typedef struct unpack {
     size_t nshp, capshp;
     uint64_t ring[RING];
     uint64_t nd;
+    int64_t lastm[DEC_MAX + 1];
+    int haslast[DEC_MAX + 1];
 } unpack;
 
 static uint64_t get_varint(unpack *u)
@@ -399,8 +456,10 @@ static const char *get_string(unpack *u)
     uint64_t ref = get_varint(u);
     if (ref > 0)
         return ref <= u->nstr ? u->str[ref - 1] : (u->bad = 1, NULL);
-    uint64_t len = get_varint(u);
-    if (u->bad || len > u->n - u->at)
+    /* format 2: the first pre bytes of the string read last, then len bytes */
+    uint64_t pre = u->f2 ? get_varint(u) : 0, len = get_varint(u);
+    const char *last = u->nstr ? u->str[u->nstr - 1] : "";
+    if (u->bad || len > u->n - u->at || pre > strlen(last))
         return u->bad = 1, NULL;
     if (u->nstr == u->capstr) {
         size_t cap = u->capstr ? 2 * u->capstr : 64;
@@ -409,11 +468,12 @@ static const char *get_string(unpack *u)
             return u->bad = 1, NULL;
         u->str = v, u->capstr = cap;
     }
-    char *s = malloc(len + 1);
+    char *s = malloc(pre + len + 1);
     if (!s)
         return u->bad = 1, NULL;
-    memcpy(s, u->b + u->at, len);
-    s[len] = '\0';
+    memcpy(s, last, pre);
+    memcpy(s + pre, u->b + u->at, len);
+    s[pre + len] = '\0';
     u->at += len;
     return u->str[u->nstr++] = s;
 }
@@ -476,12 +536,23 @@ static cJSON *get_value(unpack *u, int depth)
     if (u->at >= u->n || depth > CJSON_NESTING_LIMIT)
         return u->bad = 1, NULL;
     unsigned char tag = u->b[u->at++];
-    if (u->f2 && tag > T_DEC && tag <= T_DEC + DEC_MAX) {
-        uint64_t z = get_varint(u);
-        int64_t m = (int64_t)((z >> 1) ^ (~(z & 1) + 1));
-        return u->bad ? NULL : got_double(u, (double)m / p10[tag - T_DEC]);
+    if (u->f2 && tag > T_DEC && tag <= T_DDELTA + DEC_MAX) {
+        int e = tag > T_DDELTA ? tag - T_DDELTA : tag - T_DEC;
+        int64_t m = unzigzag(get_varint(u));
+        if (tag > T_DDELTA && !u->haslast[e])
+            return u->bad = 1, NULL;
+        if (tag > T_DDELTA)
+            m = (int64_t)((uint64_t)m + (uint64_t)u->lastm[e]);
+        if (u->bad || m >= (1ll << 53) || m <= -(1ll << 53))
+            return u->bad = 1, NULL;
+        u->lastm[e] = m, u->haslast[e] = 1;
+        return got_double(u, (double)m / p10[e]);
     }
-    if (u->f2 && tag > T_BACK) {
+    if (u->f2 && tag >= T_STRREF) {
+        size_t i = (size_t)(tag - T_STRREF);
+        return i < u->nstr ? cJSON_CreateString(u->str[i]) : (u->bad = 1, NULL);
+    }
+    if (u->f2 && tag > T_BACK && tag <= T_BACK + BACK_MAX) {
         uint64_t k = (uint64_t)(tag - T_BACK);
         if (k > u->nd || k > RING)
             return u->bad = 1, NULL;
