@@ -21,16 +21,20 @@
  * and a new string is varint(0) varint(pre) varint(len) bytes: the first pre bytes of the string
  * before it in the table, then len bytes.
  * Every object written as OBJ is numbered when it is complete (reader and writer alike), every
- * non-integer number is counted in the order written. Format 1 blobs are read either way. */
+ * non-integer number is counted in the order written. Format 1 blobs are read either way.
+ * What is stored is format 2 deflated (DEFLATED, the length, zlib's stream) when that is smaller. */
 #include "store/store_int.h"
 
 #include <math.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE };
 enum {
     FORMAT2 = 0xF2,
+    DEFLATED = 0xF3, /* varint(length) and zlib's stream of a format 2 blob */
+    DEFLATE_LEVEL = 6,
     T_DEC = 16, /* + e: 17..38 */
     DEC_MAX = 22,
     T_DDELTA = 38, /* + e: 39..60 */
@@ -396,7 +400,7 @@ static void put_value(pack *p, const cJSON *v)
     put(p, &tag, 1);
 }
 
-unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+static unsigned char *pack_plain(const cJSON *v, size_t *len)
 {
     pack *p = calloc(1, sizeof *p);
     if (!p)
@@ -420,6 +424,36 @@ unsigned char *clb_store_pack(const cJSON *v, size_t *len)
     }
     *len = n;
     return b;
+}
+
+/* Format 2, deflated when that is smaller (the structure and the bytes of the varints repeat
+ * from result to result: 60 B per measured result become 34; level 6 by measurement,
+ * docs/results/store-2026-11-25-vm.md). */
+unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+{
+    size_t n = 0;
+    unsigned char *plain = pack_plain(v, &n);
+    uLongf cap = plain ? compressBound((uLong)n) : 0;
+    unsigned char *z = plain && n > 64 ? malloc(11 + cap) : NULL;
+    if (!z) {
+        *len = n;
+        return plain;
+    }
+    size_t h = 1;
+    z[0] = DEFLATED;
+    for (uint64_t k = n;; k >>= 7) {
+        z[h++] = (unsigned char)((k & 0x7f) | (k > 0x7f ? 0x80 : 0));
+        if (k <= 0x7f)
+            break;
+    }
+    if (compress2(z + h, &cap, plain, (uLong)n, DEFLATE_LEVEL) != Z_OK || h + cap >= n) {
+        free(z);
+        *len = n;
+        return plain;
+    }
+    free(plain);
+    *len = h + cap;
+    return z;
 }
 
 /* Reading back: a cursor and the strings seen so far (borrowed from the buffer, copied on use). */
@@ -608,7 +642,38 @@ static cJSON *get_value(unpack *u, int depth)
     return u->bad = 1, NULL;
 }
 
+static cJSON *unpack_plain(const void *b, size_t n);
+
+/* A deflated blob: its length, then zlib's stream, which must give exactly that many bytes. */
+static cJSON *unpack_deflated(const unsigned char *b, size_t n)
+{
+    uint64_t len = 0;
+    size_t at = 1;
+    for (int shift = 0;; shift += 7) {
+        if (at >= n || shift > 35)
+            return NULL;
+        len |= (uint64_t)(b[at] & 0x7f) << shift;
+        if (!(b[at++] & 0x80))
+            break;
+    }
+    /* no larger than deflate can make of what is there (1032:1), no larger than 1 GiB */
+    if (len == 0 || len > 1032 * (uint64_t)(n - at) + 64 || len > (1u << 30))
+        return NULL;
+    unsigned char *plain = malloc((size_t)len);
+    uLongf got = (uLongf)len;
+    cJSON *v = NULL;
+    if (plain && uncompress(plain, &got, b + at, (uLong)(n - at)) == Z_OK && got == len && plain[0] == FORMAT2)
+        v = unpack_plain(plain, (size_t)len);
+    free(plain);
+    return v;
+}
+
 cJSON *clb_store_unpack(const void *b, size_t n)
+{
+    return n > 0 && *(const unsigned char *)b == DEFLATED ? unpack_deflated(b, n) : unpack_plain(b, n);
+}
+
+static cJSON *unpack_plain(const void *b, size_t n)
 {
     unpack *u = calloc(1, sizeof *u);
     if (!u)
@@ -638,7 +703,7 @@ void clb_store_repack_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argc;
     const unsigned char *b = sqlite3_value_blob(argv[0]);
     size_t n = (size_t)sqlite3_value_bytes(argv[0]);
-    if (sqlite3_value_type(argv[0]) == SQLITE_BLOB && n > 0 && b[0] == FORMAT2) {
+    if (sqlite3_value_type(argv[0]) == SQLITE_BLOB && n > 0 && (b[0] == FORMAT2 || b[0] == DEFLATED)) {
         sqlite3_result_value(ctx, argv[0]);
         return;
     }
