@@ -353,10 +353,13 @@ static void put_object(pack *p, const cJSON *v)
             put_string(p, c->string ? c->string : "", 0);
         put_value(p, c);
     }
-    if (at >= 0 || !add_shape(&p->shp, &p->nshp, &p->capshp, key, n, h) || !index_shape(p)) {
-        if (at < 0)
-            p->oom = 1;
+    if (at >= 0) {
         free(key);
+    } else if (!add_shape(&p->shp, &p->nshp, &p->capshp, key, n, h)) {
+        free(key);
+        p->oom = 1;
+    } else if (!index_shape(p)) {
+        p->oom = 1; /* key is the shape's now */
     }
 }
 
