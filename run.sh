@@ -10,7 +10,7 @@ mode=${1:-characterize}
 packages=(cmake make gcc clang ocl-icd-opencl-dev opencl-c-headers ocl-icd-libopencl1
           pocl-opencl-icd libcjson-dev clinfo python3 locales chromium oclgrind
           pkgconf libclang-rt-14-dev openmpi-bin libopenmpi-dev libclblast1
-          libsqlite3-dev sqlite3 libssl-dev # the results store (docs/store.md)
+          libsqlite3-dev sqlite3 libssl-dev zlib1g-dev # the results store (docs/store.md)
           file dpkg-dev lintian man-db) # the package step of `test` (tests/pkg_deb.sh)
 
 install_missing() {

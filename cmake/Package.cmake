@@ -54,7 +54,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "")
 set(CPACK_DEBIAN_TOOL_PACKAGE_NAME clbench)
 set(CPACK_DEBIAN_TOOL_PACKAGE_SECTION utils)
-set(CPACK_DEBIAN_TOOL_PACKAGE_DEPENDS "libcjson1, ocl-icd-libopencl1 | libopencl1, libsqlite3-0, libssl3")
+set(CPACK_DEBIAN_TOOL_PACKAGE_DEPENDS "libcjson1, ocl-icd-libopencl1 | libopencl1, libsqlite3-0, libssl3, zlib1g")
 set(CPACK_DEBIAN_TOOL_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, libclblast1")
 set(CPACK_COMPONENT_TOOL_DESCRIPTION "OpenCL device characterization and benchmark suite
 clbench lists OpenCL devices, characterizes them (memory bandwidth and
@@ -64,7 +64,7 @@ number printed was measured and its kernel's output verified; each benchmark
 group runs in a worker process.")
 set(CPACK_DEBIAN_LIB_PACKAGE_NAME libclbench0)
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
-set(CPACK_DEBIAN_LIB_PACKAGE_DEPENDS "libcjson1, ocl-icd-libopencl1 | libopencl1, libsqlite3-0, libssl3")
+set(CPACK_DEBIAN_LIB_PACKAGE_DEPENDS "libcjson1, ocl-icd-libopencl1 | libopencl1, libsqlite3-0, libssl3, zlib1g")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON) # the shlibs file of libclbench0
 # ldconfig through Debian's trigger, not CPack's postinst and postrm calls (lintian)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
@@ -76,7 +76,7 @@ benchmark registry and runner, results as JSON.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libclbench-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "libclbench0 (= ${PROJECT_VERSION}), libcjson-dev, ocl-icd-opencl-dev | opencl-dev, libsqlite3-dev, libssl-dev")
+    "libclbench0 (= ${PROJECT_VERSION}), libcjson-dev, ocl-icd-opencl-dev | opencl-dev, libsqlite3-dev, libssl-dev, zlib1g-dev")
 set(CPACK_COMPONENT_DEV_DESCRIPTION "OpenCL benchmark library (development files)
 libclbench, the library under clbench: device inventory and selection, the
 benchmark registry and runner, results as JSON. This package holds the static

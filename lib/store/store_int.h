@@ -32,6 +32,9 @@ sqlite3_stmt *clb_store_prep(clb_store *s, const char *sql, clb_diag *d);
  * a run's results. pack: caller frees, NULL when out of memory; unpack: NULL when damaged. */
 unsigned char *clb_store_pack(const cJSON *v, size_t *len);
 cJSON *clb_store_unpack(const void *b, size_t n);
+/* SQL function clb_repack(results): the packed form of now, from any earlier (registered on open
+ * for the migrations). */
+void clb_store_repack_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 
 /* lib/store/store_scan.c: the devices array of a document's text, [*lo, *hi), and its entries
  * [span[2i], span[2i + 1]) for i < *nspan (span: caller frees), found without parsing; 0 when the

@@ -6,14 +6,56 @@
  * value  := NULL | FALSE | TRUE | INT varint(zigzag) | REAL 8 bytes (little-endian double)
  *         | STR string | ARR varint(n) value*n | OBJ varint(n) (string value)*n
  * string := varint(0) varint(len) bytes   (new: takes the next index)
- *         | varint(i + 1)                 (the i-th string written before) */
+ *         | varint(i + 1)                 (the i-th string written before)
+ *
+ * Format 2 (what is written now; a blob whose first byte is FORMAT2) adds, since the statistics
+ * are most of a run's bytes and the structure repeats in every result:
+ *         | SHAPE varint(i)  value*n       (an object with the key list of the i-th object
+ *                                           completed before: its keys are not written again)
+ *         | DEC + e  varint(zigzag m)      (the double m / 10^e, 1 <= e <= 22, |m| < 2^53: the
+ *                                           short decimals a document's text mostly holds)
+ *         | DDELTA + e  varint(zigzag d)   (the same, m = the last decimal of exponent e + d)
+ *         | BACK + k                       (the double k places back among those written,
+ *                                           1 <= k <= 64: a median that is the value, ci95's ends)
+ *         | STRREF + i                     (the i-th string, i < 128, as a value)
+ * and a new string is varint(0) varint(pre) varint(len) bytes: the first pre bytes of the string
+ * before it in the table, then len bytes.
+ * Every object written as OBJ is numbered when it is complete (reader and writer alike), every
+ * non-integer number is counted in the order written. Format 1 blobs are read either way.
+ * What is stored is format 2 deflated (DEFLATED, the length, zlib's stream) when that is smaller. */
 #include "store/store_int.h"
 
 #include <math.h>
+#include <zlib.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ };
+enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE };
+enum {
+    FORMAT2 = 0xF2,
+    DEFLATED = 0xF3, /* varint(length) and zlib's stream of a format 2 blob */
+    DEFLATE_LEVEL = 6,
+    T_DEC = 16, /* + e: 17..38 */
+    DEC_MAX = 22,
+    T_DDELTA = 38, /* + e: 39..60 */
+    T_BACK = 63,   /* + k: 64..127 */
+    BACK_MAX = 64,
+    T_STRREF = 128, /* + i: 128..255 */
+    STRREF_MAX = 128,
+    RING = 256,
+    DSLOTS = 4096
+};
+
+/* 10^e, exact as doubles for e <= 22. */
+static const double p10[DEC_MAX + 1] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* An object's key list, as written (keys borrowed from the tree or the reader's strings). */
+typedef struct shape {
+    const char **key;
+    size_t n;
+    uint32_t hash;
+} shape;
 
 /* Strings already written, by an open-addressing hash of their bytes. */
 typedef struct pack {
@@ -23,6 +65,15 @@ typedef struct pack {
     size_t nstr, capstr;
     uint32_t *slot; /* hash table: index + 1, 0 empty */
     size_t nslot;
+    shape *shp; /* objects' key lists, in the order completed */
+    size_t nshp, capshp;
+    uint32_t *sslot; /* hash table of shapes: index + 1 */
+    size_t nsslot;
+    uint64_t ring[RING]; /* the last doubles written, by count % RING */
+    uint64_t nd;        /* doubles written */
+    uint64_t dpos[DSLOTS]; /* hash of a double's bits -> its count + 1 */
+    int64_t lastm[DEC_MAX + 1]; /* the last decimal of each exponent */
+    int haslast[DEC_MAX + 1];
     int oom;
 } pack;
 
@@ -91,8 +142,11 @@ static int grow_strings(pack *p)
     return 1;
 }
 
-static void put_string(pack *p, const char *s)
+/* A string: its reference when written before; value (a string value, not a key): as one byte
+ * STRREF + i for the first STRREF_MAX strings, else STR and the string. */
+static void put_string(pack *p, const char *s, int value)
 {
+    unsigned char tag = T_STR;
     if (!grow_strings(p)) {
         p->oom = 1;
         return;
@@ -100,15 +154,213 @@ static void put_string(pack *p, const char *s)
     size_t j = hash_str(s) & (p->nslot - 1);
     for (; p->slot[j]; j = (j + 1) & (p->nslot - 1))
         if (strcmp(p->str[p->slot[j] - 1], s) == 0) {
-            put_varint(p, p->slot[j]);
+            if (value && p->slot[j] <= STRREF_MAX) {
+                tag = (unsigned char)(T_STRREF + p->slot[j] - 1);
+                put(p, &tag, 1);
+            } else {
+                if (value)
+                    put(p, &tag, 1);
+                put_varint(p, p->slot[j]);
+            }
             return;
         }
+    /* new: the length it shares with the string written last (a row name after the last row's) */
+    size_t len = strlen(s), pre = 0;
+    const char *last = p->nstr ? p->str[p->nstr - 1] : "";
+    while (pre < len && last[pre] == s[pre])
+        pre++;
     p->slot[j] = (uint32_t)(p->nstr + 1);
     p->str[p->nstr++] = s;
-    size_t len = strlen(s);
+    if (value)
+        put(p, &tag, 1);
     put_varint(p, 0);
-    put_varint(p, len);
-    put(p, s, len);
+    put_varint(p, pre);
+    put_varint(p, len - pre);
+    put(p, s + pre, len - pre);
+}
+
+/* The double's decimal form m / 10^e when one gives it back bit for bit (IEEE division of exact
+ * operands is correctly rounded: the value strtod gives for "mE-e"); 0 when none does. */
+static int decimal(double d, int64_t *m)
+{
+    uint64_t bits, back;
+    memcpy(&bits, &d, 8);
+    if (!isfinite(d))
+        return 0;
+    for (int e = 1; e <= DEC_MAX; e++) {
+        double x = d * p10[e];
+        if (fabs(x) >= 9007199254740992.0)
+            return 0;
+        *m = (int64_t)llround(x);
+        double y = (double)*m / p10[e];
+        memcpy(&back, &y, 8);
+        if (back == bits)
+            return e;
+    }
+    return 0;
+}
+
+static uint64_t zigzag(int64_t m)
+{
+    return ((uint64_t)m << 1) ^ (uint64_t)(m >> 63);
+}
+
+static int varint_len(uint64_t v)
+{
+    int k = 1;
+    while (v > 0x7f)
+        v >>= 7, k++;
+    return k;
+}
+
+static int64_t unzigzag(uint64_t z)
+{
+    return (int64_t)((z >> 1) ^ (~(z & 1) + 1));
+}
+
+static uint32_t hash_bits(uint64_t b)
+{
+    b ^= b >> 29;
+    b *= 0xbf58476d1ce4e5b9ull;
+    return (uint32_t)(b >> 32);
+}
+
+/* A non-integer number: a reference to the same double among the last BACK_MAX, else its
+ * decimal form, else its 8 bytes. */
+static void put_double(pack *p, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    uint32_t h = hash_bits(bits) & (DSLOTS - 1);
+    uint64_t at = p->dpos[h];
+    int64_t m;
+    int e;
+    if (at && p->nd - (at - 1) <= BACK_MAX && p->ring[(at - 1) % RING] == bits) {
+        unsigned char t = (unsigned char)(T_BACK + (p->nd - (at - 1)));
+        put(p, &t, 1);
+    } else if ((e = decimal(d, &m)) > 0) {
+        /* the difference from the last decimal of the same exponent when it is shorter (a
+         * statistic next to the value, one row's value next to the last row's) */
+        uint64_t z = zigzag(m), dz = p->haslast[e] ? zigzag(m - p->lastm[e]) : z;
+        int delta = varint_len(dz) < varint_len(z);
+        unsigned char t = (unsigned char)(delta ? T_DDELTA + e : T_DEC + e);
+        put(p, &t, 1);
+        put_varint(p, delta ? dz : z);
+        p->lastm[e] = m, p->haslast[e] = 1;
+    } else {
+        unsigned char t[9] = {T_REAL};
+        for (int k = 0; k < 8; k++)
+            t[1 + k] = (unsigned char)(bits >> (8 * k));
+        put(p, t, 9);
+    }
+    p->ring[p->nd % RING] = bits;
+    p->dpos[h] = ++p->nd;
+}
+
+static uint32_t hash_keys(const char *const *key, size_t n)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)n;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ hash_str(key[i])) * 16777619u;
+    return h;
+}
+
+static int same_keys(const shape *a, const char *const *key, size_t n)
+{
+    if (a->n != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(a->key[i], key[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Numbers a completed object's key list (key: taken); 0 when out of memory. */
+static int add_shape(shape **shp, size_t *nshp, size_t *capshp, const char **key, size_t n, uint32_t h)
+{
+    if (*nshp == *capshp) {
+        size_t cap = *capshp ? 2 * *capshp : 32;
+        shape *v = realloc(*shp, cap * sizeof *v);
+        if (!v)
+            return 0;
+        *shp = v, *capshp = cap;
+    }
+    (*shp)[(*nshp)++] = (shape){key, n, h};
+    return 1;
+}
+
+/* The index of a shape with these keys, -1 when none. */
+static long find_shape(const pack *p, const char *const *key, size_t n, uint32_t h)
+{
+    if (!p->nsslot)
+        return -1;
+    for (size_t j = h & (p->nsslot - 1); p->sslot[j]; j = (j + 1) & (p->nsslot - 1)) {
+        const shape *a = &p->shp[p->sslot[j] - 1];
+        if (a->hash == h && same_keys(a, key, n))
+            return (long)p->sslot[j] - 1;
+    }
+    return -1;
+}
+
+/* Files the last shape in the hash table (kept at most half full). */
+static int index_shape(pack *p)
+{
+    if (2 * p->nshp > p->nsslot) {
+        size_t nslot = p->nsslot ? 2 * p->nsslot : 64;
+        uint32_t *slot = calloc(nslot, sizeof *slot);
+        if (!slot)
+            return 0;
+        free(p->sslot);
+        p->sslot = slot, p->nsslot = nslot;
+        for (size_t i = 0; i + 1 < p->nshp; i++) {
+            size_t j = p->shp[i].hash & (nslot - 1);
+            while (slot[j])
+                j = (j + 1) & (nslot - 1);
+            slot[j] = (uint32_t)(i + 1);
+        }
+    }
+    size_t j = p->shp[p->nshp - 1].hash & (p->nsslot - 1);
+    while (p->sslot[j])
+        j = (j + 1) & (p->nsslot - 1);
+    p->sslot[j] = (uint32_t)p->nshp;
+    return 1;
+}
+
+static void put_value(pack *p, const cJSON *v);
+
+/* An object: SHAPE and its values when its key list was seen, else OBJ with its keys, numbered
+ * when complete. */
+static void put_object(pack *p, const cJSON *v)
+{
+    size_t n = 0, i = 0;
+    const cJSON *c;
+    for (c = v->child; c; c = c->next)
+        n++;
+    const char **key = malloc((n ? n : 1) * sizeof *key);
+    if (!key) {
+        p->oom = 1;
+        return;
+    }
+    for (c = v->child; c; c = c->next)
+        key[i++] = c->string ? c->string : "";
+    uint32_t h = hash_keys(key, n);
+    long at = find_shape(p, key, n, h);
+    unsigned char tag = at >= 0 ? T_SHAPE : T_OBJ;
+    put(p, &tag, 1);
+    put_varint(p, at >= 0 ? (uint64_t)at : n);
+    for (c = v->child; c; c = c->next) {
+        if (at < 0)
+            put_string(p, c->string ? c->string : "", 0);
+        put_value(p, c);
+    }
+    if (at >= 0) {
+        free(key);
+    } else if (!add_shape(&p->shp, &p->nshp, &p->capshp, key, n, h)) {
+        free(key);
+        p->oom = 1;
+    } else if (!index_shape(p)) {
+        p->oom = 1; /* key is the shape's now */
+    }
 }
 
 static void put_value(pack *p, const cJSON *v)
@@ -125,50 +377,86 @@ static void put_value(pack *p, const cJSON *v)
             put(p, &tag, 1);
             put_varint(p, ((uint64_t)i << 1) ^ (uint64_t)(i >> 63));
         } else {
-            unsigned char t[9] = {T_REAL};
-            uint64_t bits;
-            memcpy(&bits, &d, 8);
-            for (int k = 0; k < 8; k++)
-                t[1 + k] = (unsigned char)(bits >> (8 * k));
-            put(p, t, 9);
+            put_double(p, d);
         }
         return;
     }
     if (cJSON_IsString(v)) {
-        tag = T_STR;
-        put(p, &tag, 1);
-        put_string(p, v->valuestring);
+        put_string(p, v->valuestring, 1);
         return;
     }
-    if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
-        tag = cJSON_IsArray(v) ? T_ARR : T_OBJ;
+    if (cJSON_IsObject(v)) {
+        put_object(p, v);
+        return;
+    }
+    if (cJSON_IsArray(v)) {
+        tag = T_ARR;
         for (c = v->child; c; c = c->next)
             n++;
         put(p, &tag, 1);
         put_varint(p, n);
-        for (c = v->child; c; c = c->next) {
-            if (tag == T_OBJ)
-                put_string(p, c->string ? c->string : "");
+        for (c = v->child; c; c = c->next)
             put_value(p, c);
-        }
         return;
     }
     tag = cJSON_IsTrue(v) ? T_TRUE : cJSON_IsFalse(v) ? T_FALSE : T_NULL;
     put(p, &tag, 1);
 }
 
-unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+static unsigned char *pack_plain(const cJSON *v, size_t *len)
 {
-    pack p = {0};
-    put_value(&p, v);
-    free(p.str);
-    free(p.slot);
-    if (p.oom) {
-        free(p.b);
+    pack *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    unsigned char f = FORMAT2;
+    put(p, &f, 1);
+    put_value(p, v);
+    for (size_t i = 0; i < p->nshp; i++)
+        free(p->shp[i].key);
+    free(p->shp);
+    free(p->sslot);
+    free(p->str);
+    free(p->slot);
+    unsigned char *b = p->b;
+    size_t n = p->n;
+    int oom = p->oom;
+    free(p);
+    if (oom) {
+        free(b);
         return NULL;
     }
-    *len = p.n;
-    return p.b ? p.b : calloc(1, 1);
+    *len = n;
+    return b;
+}
+
+/* Format 2, deflated when that is smaller (the structure and the bytes of the varints repeat
+ * from result to result: 60 B per measured result become 34; level 6 by measurement,
+ * docs/results/store-2026-11-25-vm.md). */
+unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+{
+    size_t n = 0;
+    unsigned char *plain = pack_plain(v, &n);
+    uLongf cap = plain ? compressBound((uLong)n) : 0;
+    unsigned char *z = plain && n > 64 ? malloc(11 + cap) : NULL;
+    if (!z) {
+        *len = n;
+        return plain;
+    }
+    size_t h = 1;
+    z[0] = DEFLATED;
+    for (uint64_t k = n;; k >>= 7) {
+        z[h++] = (unsigned char)((k & 0x7f) | (k > 0x7f ? 0x80 : 0));
+        if (k <= 0x7f)
+            break;
+    }
+    if (compress2(z + h, &cap, plain, (uLong)n, DEFLATE_LEVEL) != Z_OK || h + cap >= n) {
+        free(z);
+        *len = n;
+        return plain;
+    }
+    free(plain);
+    *len = h + cap;
+    return z;
 }
 
 /* Reading back: a cursor and the strings seen so far (borrowed from the buffer, copied on use). */
@@ -177,7 +465,13 @@ typedef struct unpack {
     size_t n, at;
     char **str;
     size_t nstr, capstr;
-    int bad;
+    int bad, f2; /* f2: format 2 */
+    shape *shp;
+    size_t nshp, capshp;
+    uint64_t ring[RING];
+    uint64_t nd;
+    int64_t lastm[DEC_MAX + 1];
+    int haslast[DEC_MAX + 1];
 } unpack;
 
 static uint64_t get_varint(unpack *u)
@@ -199,8 +493,10 @@ static const char *get_string(unpack *u)
     uint64_t ref = get_varint(u);
     if (ref > 0)
         return ref <= u->nstr ? u->str[ref - 1] : (u->bad = 1, NULL);
-    uint64_t len = get_varint(u);
-    if (u->bad || len > u->n - u->at)
+    /* format 2: the first pre bytes of the string read last, then len bytes */
+    uint64_t pre = u->f2 ? get_varint(u) : 0, len = get_varint(u);
+    const char *last = u->nstr ? u->str[u->nstr - 1] : "";
+    if (u->bad || len > u->n - u->at || pre > strlen(last))
         return u->bad = 1, NULL;
     if (u->nstr == u->capstr) {
         size_t cap = u->capstr ? 2 * u->capstr : 64;
@@ -209,13 +505,67 @@ static const char *get_string(unpack *u)
             return u->bad = 1, NULL;
         u->str = v, u->capstr = cap;
     }
-    char *s = malloc(len + 1);
+    char *s = malloc(pre + len + 1);
     if (!s)
         return u->bad = 1, NULL;
-    memcpy(s, u->b + u->at, len);
-    s[len] = '\0';
+    memcpy(s, last, pre);
+    memcpy(s + pre, u->b + u->at, len);
+    s[pre + len] = '\0';
     u->at += len;
     return u->str[u->nstr++] = s;
+}
+
+/* A double of format 2, counted as the writer counted it. */
+static cJSON *got_double(unpack *u, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    u->ring[u->nd++ % RING] = bits;
+    return cJSON_CreateNumber(d);
+}
+
+static cJSON *get_value(unpack *u, int depth);
+
+/* Appends item to container c after last (by hand: cJSON_AddItemToArray walks the list, O(n^2)
+ * for a long array). */
+static void append(cJSON *c, cJSON **last, cJSON *item)
+{
+    if (*last)
+        (*last)->next = item, item->prev = *last;
+    else
+        c->child = item;
+    c->child->prev = item;
+    *last = item;
+}
+
+/* An array (keys NULL), an object with its keys inline (OBJ: *keys set to the keys read, for
+ * numbering), or one of a known shape (keys given). */
+static cJSON *get_members(unpack *u, int depth, int tag, uint64_t n, const char **given, const char ***keys)
+{
+    cJSON *c = tag == T_ARR ? cJSON_CreateArray() : cJSON_CreateObject(), *last = NULL;
+    const char **got = NULL;
+    if (tag == T_OBJ && u->f2 && !(n <= u->n - u->at && (got = malloc((n ? n : 1) * sizeof *got))))
+        u->bad = 1;
+    for (uint64_t i = 0; c && !u->bad && i < n; i++) {
+        const char *key = tag == T_OBJ ? get_string(u) : tag == T_SHAPE ? given[i] : NULL;
+        if (got)
+            got[i] = key;
+        cJSON *item = u->bad ? NULL : get_value(u, depth + 1);
+        if (!item || (tag != T_ARR && !(item->string = strdup(key)))) {
+            cJSON_Delete(item);
+            u->bad = 1;
+            break;
+        }
+        append(c, &last, item);
+    }
+    if (u->bad || !c) {
+        cJSON_Delete(c);
+        free(got);
+        return u->bad = 1, NULL;
+    }
+    if (keys)
+        *keys = got;
+    return c;
 }
 
 static cJSON *get_value(unpack *u, int depth)
@@ -223,6 +573,30 @@ static cJSON *get_value(unpack *u, int depth)
     if (u->at >= u->n || depth > CJSON_NESTING_LIMIT)
         return u->bad = 1, NULL;
     unsigned char tag = u->b[u->at++];
+    if (u->f2 && tag > T_DEC && tag <= T_DDELTA + DEC_MAX) {
+        int e = tag > T_DDELTA ? tag - T_DDELTA : tag - T_DEC;
+        int64_t m = unzigzag(get_varint(u));
+        if (tag > T_DDELTA && !u->haslast[e])
+            return u->bad = 1, NULL;
+        if (tag > T_DDELTA)
+            m = (int64_t)((uint64_t)m + (uint64_t)u->lastm[e]);
+        if (u->bad || m >= (1ll << 53) || m <= -(1ll << 53))
+            return u->bad = 1, NULL;
+        u->lastm[e] = m, u->haslast[e] = 1;
+        return got_double(u, (double)m / p10[e]);
+    }
+    if (u->f2 && tag >= T_STRREF) {
+        size_t i = (size_t)(tag - T_STRREF);
+        return i < u->nstr ? cJSON_CreateString(u->str[i]) : (u->bad = 1, NULL);
+    }
+    if (u->f2 && tag > T_BACK && tag <= T_BACK + BACK_MAX) {
+        uint64_t k = (uint64_t)(tag - T_BACK);
+        if (k > u->nd || k > RING)
+            return u->bad = 1, NULL;
+        double d;
+        memcpy(&d, &u->ring[(u->nd - k) % RING], 8);
+        return got_double(u, d);
+    }
     switch (tag) {
     case T_NULL: return cJSON_CreateNull();
     case T_FALSE: return cJSON_CreateFalse();
@@ -240,52 +614,109 @@ static cJSON *get_value(unpack *u, int depth)
         u->at += 8;
         double d;
         memcpy(&d, &bits, 8);
-        return cJSON_CreateNumber(d);
+        return u->f2 ? got_double(u, d) : cJSON_CreateNumber(d);
     }
     case T_STR: {
         const char *s = get_string(u);
         return s ? cJSON_CreateString(s) : NULL;
     }
-    case T_ARR:
+    case T_ARR: {
+        uint64_t n = get_varint(u);
+        return u->bad ? NULL : get_members(u, depth, T_ARR, n, NULL, NULL);
+    }
     case T_OBJ: {
         uint64_t n = get_varint(u);
-        cJSON *c = tag == T_ARR ? cJSON_CreateArray() : cJSON_CreateObject(), *last = NULL;
-        for (uint64_t i = 0; c && !u->bad && i < n; i++) {
-            const char *key = tag == T_OBJ ? get_string(u) : NULL;
-            cJSON *item = u->bad ? NULL : get_value(u, depth + 1);
-            if (!item || (tag == T_OBJ && !(item->string = strdup(key)))) {
-                cJSON_Delete(item);
-                u->bad = 1;
-                break;
-            }
-            /* appended by hand: cJSON_AddItemToArray walks the list, O(n^2) for a long array */
-            if (last)
-                last->next = item, item->prev = last;
-            else
-                c->child = item;
-            c->child->prev = item;
-            last = item;
+        const char **keys = NULL;
+        cJSON *o = u->bad ? NULL : get_members(u, depth, T_OBJ, n, NULL, &keys);
+        if (o && u->f2 && !add_shape(&u->shp, &u->nshp, &u->capshp, keys, n, 0)) {
+            free(keys);
+            cJSON_Delete(o);
+            return u->bad = 1, NULL;
         }
-        if (u->bad) {
-            cJSON_Delete(c);
-            return NULL;
-        }
-        return c;
+        return o;
+    }
+    case T_SHAPE: {
+        uint64_t i = get_varint(u);
+        if (!u->f2 || u->bad || i >= u->nshp)
+            return u->bad = 1, NULL;
+        return get_members(u, depth, T_SHAPE, u->shp[i].n, u->shp[i].key, NULL);
     }
     }
     return u->bad = 1, NULL;
 }
 
+static cJSON *unpack_plain(const void *b, size_t n);
+
+/* A deflated blob: its length, then zlib's stream, which must give exactly that many bytes. */
+static cJSON *unpack_deflated(const unsigned char *b, size_t n)
+{
+    uint64_t len = 0;
+    size_t at = 1;
+    for (int shift = 0;; shift += 7) {
+        if (at >= n || shift > 35)
+            return NULL;
+        len |= (uint64_t)(b[at] & 0x7f) << shift;
+        if (!(b[at++] & 0x80))
+            break;
+    }
+    /* no larger than deflate can make of what is there (1032:1), no larger than 1 GiB */
+    if (len == 0 || len > 1032 * (uint64_t)(n - at) + 64 || len > (1u << 30))
+        return NULL;
+    unsigned char *plain = malloc((size_t)len);
+    uLongf got = (uLongf)len;
+    cJSON *v = NULL;
+    if (plain && uncompress(plain, &got, b + at, (uLong)(n - at)) == Z_OK && got == len && plain[0] == FORMAT2)
+        v = unpack_plain(plain, (size_t)len);
+    free(plain);
+    return v;
+}
+
 cJSON *clb_store_unpack(const void *b, size_t n)
 {
-    unpack u = {b, n, 0, NULL, 0, 0, 0};
-    cJSON *v = get_value(&u, 0);
-    if (v && u.at != n) {
+    return n > 0 && *(const unsigned char *)b == DEFLATED ? unpack_deflated(b, n) : unpack_plain(b, n);
+}
+
+static cJSON *unpack_plain(const void *b, size_t n)
+{
+    unpack *u = calloc(1, sizeof *u);
+    if (!u)
+        return NULL;
+    u->b = b, u->n = n;
+    if (n > 0 && u->b[0] == FORMAT2)
+        u->f2 = 1, u->at = 1;
+    cJSON *v = get_value(u, 0);
+    if (v && u->at != n) {
         cJSON_Delete(v);
         v = NULL;
     }
-    for (size_t i = 0; i < u.nstr; i++)
-        free(u.str[i]);
-    free(u.str);
+    for (size_t i = 0; i < u->nstr; i++)
+        free(u->str[i]);
+    for (size_t i = 0; i < u->nshp; i++)
+        free(u->shp[i].key);
+    free(u->shp);
+    free(u->str);
+    free(u);
     return v;
+}
+
+/* SQL clb_repack(results): a run's results as format 2, from format 1 or the text version 1
+ * kept; format 2 as it is. The migration to schema version 4 runs it over every run. */
+void clb_store_repack_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const unsigned char *b = sqlite3_value_blob(argv[0]);
+    size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+    if (sqlite3_value_type(argv[0]) == SQLITE_BLOB && n > 0 && (b[0] == FORMAT2 || b[0] == DEFLATED)) {
+        sqlite3_result_value(ctx, argv[0]);
+        return;
+    }
+    cJSON *v = sqlite3_value_type(argv[0]) == SQLITE_BLOB ? clb_store_unpack(b, n)
+                                                           : cJSON_Parse((const char *)sqlite3_value_text(argv[0]));
+    size_t len = 0;
+    unsigned char *packed = v ? clb_store_pack(v, &len) : NULL;
+    cJSON_Delete(v);
+    if (packed)
+        sqlite3_result_blob64(ctx, packed, len, free);
+    else
+        sqlite3_result_error(ctx, "a run's results cannot be read (damaged store?)", -1);
 }

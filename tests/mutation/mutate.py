@@ -108,6 +108,10 @@ def cmd_sync(src, dst):
             rel = os.path.normpath(os.path.relpath(os.path.join(root, name), dst))
             if rel not in keep:
                 os.remove(os.path.join(root, name))
+    # folders the source no longer has (a test that lists folders would see them)
+    for root, _, _ in os.walk(dst, topdown=False):
+        if root != dst and not os.listdir(root) and not os.path.isdir(os.path.join(src, os.path.relpath(root, dst))):
+            os.rmdir(root)
 
 
 def cmd_apply(cdir, root, mid, backup):

@@ -1,0 +1,190 @@
+/* The store's packed form of a run's results (lib/store/store_pack.c, format 2): values come
+ * back exactly (every number the same bits, keys and order the same) through shapes nested in
+ * themselves, back references at and past their reach, decimals and their differences, shared
+ * prefixes, -0 and doubles that no decimal gives; a format 1 blob still reads; every truncation
+ * of a blob is refused without a crash (of a long blob, 200 of them); and a run of results like the measured ones packs to at
+ * most the bytes per result recorded in docs/store.md, deflated and not. */
+#include "check.h"
+#include "store/store_int.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 when a and b are the same JSON, numbers compared bit for bit. */
+static int same(const cJSON *a, const cJSON *b)
+{
+    if (!a || !b || (a->type & 0xff) != (b->type & 0xff))
+        return 0;
+    if ((a->string == NULL) != (b->string == NULL) || (a->string && strcmp(a->string, b->string) != 0))
+        return 0;
+    if (cJSON_IsNumber(a))
+        return memcmp(&a->valuedouble, &b->valuedouble, sizeof(double)) == 0;
+    if (cJSON_IsString(a))
+        return strcmp(a->valuestring, b->valuestring) == 0;
+    const cJSON *x = a->child, *y = b->child;
+    for (; x && y; x = x->next, y = y->next)
+        if (!same(x, y))
+            return 0;
+    return x == NULL && y == NULL;
+}
+
+/* The length of format 2 a deflated blob (0xF3) holds, from its header (0 when not one). */
+static size_t plain_length(const unsigned char *b, size_t n)
+{
+    size_t len = 0;
+    for (size_t at = 1, shift = 0; n > 0 && b[0] == 0xF3 && at < n && shift < 35; shift += 7) {
+        len |= (size_t)(b[at] & 0x7f) << shift;
+        if (!(b[at++] & 0x80))
+            return len;
+    }
+    return 0;
+}
+
+/* Packs v, checks format 2's mark (0xF2, or 0xF3 deflated) and the way back; returns the packed
+ * length and in *plain the length of format 2. */
+static size_t round_trip(const char *what, const cJSON *v, size_t *plain)
+{
+    size_t n = 0;
+    unsigned char *b = clb_store_pack(v, &n);
+    EXPECT(b != NULL && n > 0 && (b[0] == 0xF2 || b[0] == 0xF3), "%s: packed, format 2", what);
+    if (plain)
+        *plain = b && b[0] == 0xF3 ? plain_length(b, n) : n;
+    cJSON *back = b ? clb_store_unpack(b, n) : NULL;
+    EXPECT(same(v, back), "%s: comes back exactly", what);
+    /* every truncation is refused (and none crashes); of a long blob, 200 of them */
+    int refused = 1;
+    for (size_t k = 0; b && k < n; k += n < 2000 ? 1 : n / 200) {
+        cJSON *t = clb_store_unpack(b, k);
+        refused &= t == NULL;
+        cJSON_Delete(t);
+    }
+    EXPECT(refused, "%s: every truncation refused", what);
+    cJSON_Delete(back);
+    free(b);
+    return n;
+}
+
+static const char *const texts[] = {
+    "[]",
+    "{}",
+    "[null, true, false, 0, -1, 1e300, -1e-300, 5e-324, 9007199254740993, -9007199254740992, 0.1, 1.5, 123.456789]",
+    "{\"a\": {\"a\": 1, \"b\": 2}, \"b\": 3, \"c\": {\"a\": 4, \"b\": 5}, \"d\": {\"a\": {\"a\": 6, \"b\": 7}, \"b\": 8}}",
+    "{\"k\": 1, \"k\": 2, \"\": \"\", \"\\u00e9t\\u00e9\": \"caf\\u00e9\"}",
+    "[\"row001\", \"row002\", \"row0\", \"row\", \"r\", \"row002\", \"\", \"x\"]",
+    "[0.95, 0.95, 12.5, 0.95, 1e-7, 3.14159265358979, 3.14159265358979, 0.30000000000000004]",
+    "[{\"n\": 5, \"v\": 1.25}, {\"n\": 5, \"v\": 1.26}, {\"v\": 1.27, \"n\": 5}, {\"n\": 5}]",
+};
+
+/* Numbers past a back reference's reach, -0 (printed "-0"), decimals of every exponent. */
+static cJSON *edges(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < 300; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(0.5 + i));
+    for (int i = 0; i < 300; i++) /* again: 300, then 64 and 65 places back */
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(0.5 + (i % 65)));
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(-0.0));
+    double p = 1;
+    for (int e = 0; e <= 24; e++, p *= 10)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(12345.0 / p)), cJSON_AddItemToArray(a, cJSON_CreateNumber(-7.0 / p));
+    return a;
+}
+
+/* 200 results as tests/store_gen.py writes them (statistics of 5, no samples, every 17th
+ * unsupported), numbers with 6 decimals and 9 digits. */
+static cJSON *results(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    uint64_t x = 88172645463325252ull;
+    for (int row = 0; row < 200; row++) {
+        cJSON *r = cJSON_CreateObject();
+        char name[32];
+        snprintf(name, sizeof name, "gen.row%03d", row);
+        cJSON_AddStringToObject(r, "name", name);
+        cJSON_AddStringToObject(r, "group", "gen");
+        if (row % 17 == 16) {
+            cJSON_AddStringToObject(r, "status", "unsupported");
+            cJSON_AddStringToObject(r, "reason", "not on this device");
+            cJSON_AddNullToObject(r, "value");
+            cJSON_AddStringToObject(r, "unit", "GB/s");
+            cJSON_AddNullToObject(r, "stats");
+            cJSON_AddObjectToObject(r, "params");
+            cJSON_AddArrayToObject(r, "samples");
+            cJSON_AddItemToArray(a, r);
+            continue;
+        }
+        double v[5], base = 10.0 * (row + 1);
+        for (int k = 0; k < 5; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            v[k] = round(base * (1 + 0.02 * ((double)(x % 1000000) / 1e6 - 0.5)) * 1e6) / 1e6;
+        }
+        for (int i = 1; i < 5; i++) /* sorted */
+            for (int k = i; k > 0 && v[k - 1] > v[k]; k--) {
+                double t = v[k];
+                v[k] = v[k - 1], v[k - 1] = t;
+            }
+        double mean = round((v[0] + v[1] + v[2] + v[3] + v[4]) / 5 * 1e5) / 1e5, sd = round(base * 1e-2 * 1e7) / 1e7;
+        cJSON_AddStringToObject(r, "status", "ok");
+        cJSON_AddNullToObject(r, "reason");
+        cJSON_AddNumberToObject(r, "value", v[2]);
+        cJSON_AddStringToObject(r, "unit", "GB/s");
+        cJSON_AddStringToObject(r, "better", "higher");
+        cJSON_AddStringToObject(r, "timer", "cl_event_profiling");
+        cJSON *st = cJSON_AddObjectToObject(r, "stats"), *ci;
+        cJSON_AddNumberToObject(st, "n", 5);
+        cJSON_AddNumberToObject(st, "min", v[0]);
+        cJSON_AddNumberToObject(st, "max", v[4]);
+        cJSON_AddNumberToObject(st, "median", v[2]);
+        cJSON_AddNumberToObject(st, "mean", mean);
+        cJSON_AddNumberToObject(st, "stddev", sd);
+        cJSON_AddNumberToObject(st, "cv", round(sd / mean * 1e11) / 1e11);
+        ci = cJSON_AddArrayToObject(st, "ci95");
+        cJSON_AddItemToArray(ci, cJSON_CreateNumber(v[0]));
+        cJSON_AddItemToArray(ci, cJSON_CreateNumber(v[4]));
+        cJSON_AddNumberToObject(st, "ci95_level", 0.95);
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "params"), "bytes", (double)(1 << (row % 30)));
+        cJSON_AddArrayToObject(r, "samples");
+        cJSON_AddItemToArray(a, r);
+    }
+    return a;
+}
+
+int main(void)
+{
+    char what[64];
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        cJSON *v = cJSON_Parse(texts[i]);
+        snprintf(what, sizeof what, "text %zu", i);
+        EXPECT(v != NULL, "%s parses", what);
+        if (v)
+            round_trip(what, v, NULL);
+        cJSON_Delete(v);
+    }
+    cJSON *e = edges();
+    round_trip("edges", e, NULL);
+    cJSON_Delete(e);
+
+    /* format 1 (schema versions 2 and 3): [{"a": 1.5, "b": "a"}] */
+    static const unsigned char f1[] = {6, 1, 7, 2, 0, 1, 'a', 4, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f, 0, 1, 'b', 5, 1};
+    cJSON *old = clb_store_unpack(f1, sizeof f1), *want = cJSON_Parse("[{\"a\": 1.5, \"b\": \"a\"}]");
+    EXPECT(same(old, want), "%s", "a format 1 blob still reads");
+    cJSON_Delete(old);
+    cJSON_Delete(want);
+
+    /* the size the store's measurement depends on (docs/store.md, "Schema"): format 2 at most
+     * 58 B per result, deflated at most 31 */
+    cJSON *r = results();
+    size_t plain = 0, n = round_trip("200 results", r, &plain);
+    char *text = cJSON_PrintUnformatted(r);
+    printf("200 results: %zu B as text, %zu B in format 2 (%.1f per result), %zu B deflated (%.1f per result)\n",
+           text ? strlen(text) : 0, plain, (double)plain / 200, n, (double)n / 200);
+    EXPECT(plain > 0 && plain <= 58 * 200, "200 results in format 2: %zu B, at most 58 per result", plain);
+    EXPECT(n <= 31 * 200 && n < plain, "200 results deflated: %zu B, at most 31 per result", n);
+    free(text);
+    cJSON_Delete(r);
+    if (failures == 0)
+        printf("PASS: store pack format 2\n");
+    return failures != 0;
+}
