@@ -45,15 +45,7 @@ typedef struct build {
 
 static size_t dev_index(const build *b, int64_t id)
 {
-    size_t lo = 0, hi = b->ndv; /* the devices come in id order */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (b->dv[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < b->ndv && b->dv[lo].id == id ? lo : b->ndv;
+    return clb_store_device_index(b->dv, b->ndv, id);
 }
 
 /* The row's name and unit, one copy per row of the store. */

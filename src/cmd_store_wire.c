@@ -43,15 +43,8 @@ typedef struct drift_ctx {
 
 static const char *key_of(const drift_ctx *c, int64_t id)
 {
-    size_t lo = 0, hi = c->ndev;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->dev[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < c->ndev && c->dev[lo].id == id ? c->dev[lo].key : "?";
+    size_t k = clb_store_device_index(c->dev, c->ndev, id);
+    return k < c->ndev ? c->dev[k].key : "?";
 }
 
 static int drift_one(const clb_store_series *sr, void *arg)

@@ -56,6 +56,8 @@ typedef struct clb_store_device {
 /* Every device in id order; caller frees with clb_store_devices_free. */
 clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb_diag *d);
 void clb_store_devices_free(clb_store_device *v, size_t n);
+/* The index of device id in v[0..n) (in id order, as clb_store_devices gives them); n when absent. */
+size_t clb_store_device_index(const clb_store_device *v, size_t n, int64_t id);
 /* The device named by what: its id, its key, or a case-insensitive substring of exactly one
  * device's key or model. CLB_ERR_USAGE naming the candidates when none or several match. */
 clb_error clb_store_find_device(clb_store *s, const char *what, int64_t *id, clb_diag *d);

@@ -25,28 +25,19 @@ void clb_store_latest_free(clb_store_latest *l)
     memset(l, 0, sizeof *l);
 }
 
-/* Grows *p (elements of size sz) to cap; 0 when out of memory (*p unchanged). */
-static int grow(void *p, size_t sz, size_t cap)
-{
-    void *q = realloc(*(void **)p, cap * sz);
-    if (q)
-        *(void **)p = q;
-    return q != NULL;
-}
-
 static int devs_grow(clb_store_latest *l, size_t cap)
 {
-    return grow(&l->device, sizeof *l->device, cap) && grow(&l->run, sizeof *l->run, cap) &&
-           grow(&l->time, sizeof *l->time, cap) && grow(&l->key, sizeof *l->key, cap) &&
-           grow(&l->model, sizeof *l->model, cap) && grow(&l->driver, sizeof *l->driver, cap) &&
-           grow(&l->first, sizeof *l->first, cap + 1);
+    return clb_store_grow(&l->device, sizeof *l->device, cap) && clb_store_grow(&l->run, sizeof *l->run, cap) &&
+           clb_store_grow(&l->time, sizeof *l->time, cap) && clb_store_grow(&l->key, sizeof *l->key, cap) &&
+           clb_store_grow(&l->model, sizeof *l->model, cap) && clb_store_grow(&l->driver, sizeof *l->driver, cap) &&
+           clb_store_grow(&l->first, sizeof *l->first, cap + 1);
 }
 
 static int res_grow(clb_store_latest *l, size_t cap)
 {
-    return grow(&l->row, sizeof *l->row, cap) && grow(&l->value, sizeof *l->value, cap) &&
-           grow(&l->spread, sizeof *l->spread, cap) && grow(&l->nsamp, sizeof *l->nsamp, cap) &&
-           grow(&l->ok, sizeof *l->ok, cap);
+    return clb_store_grow(&l->row, sizeof *l->row, cap) && clb_store_grow(&l->value, sizeof *l->value, cap) &&
+           clb_store_grow(&l->spread, sizeof *l->spread, cap) && clb_store_grow(&l->nsamp, sizeof *l->nsamp, cap) &&
+           clb_store_grow(&l->ok, sizeof *l->ok, cap);
 }
 
 /* The rows' names and directions, indexed by row id. */

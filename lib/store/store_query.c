@@ -23,6 +23,38 @@ void clb_store_devices_free(clb_store_device *v, size_t n)
     free(v);
 }
 
+int clb_store_grow(void *p, size_t sz, size_t cap)
+{
+    void *q = realloc(*(void **)p, cap * sz);
+    if (q)
+        *(void **)p = q;
+    return q != NULL;
+}
+
+int clb_store_room(void *p, size_t sz, size_t n, size_t *cap)
+{
+    size_t c = *cap ? 2 * *cap : 64;
+    if (n < *cap)
+        return 1;
+    if (!clb_store_grow(p, sz, c))
+        return 0;
+    *cap = c;
+    return 1;
+}
+
+size_t clb_store_device_index(const clb_store_device *v, size_t n, int64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].id == id ? lo : n;
+}
+
 clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb_diag *d)
 {
     static const char q[] =
@@ -36,13 +68,8 @@ clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb
     size_t cap = 0;
     int rc = SQLITE_ROW;
     while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            clb_store_device *v = realloc(*out, cap * sizeof *v);
-            if (!v)
-                break;
-            *out = v;
-        }
+        if (!clb_store_room(out, sizeof **out, *n, &cap))
+            break;
         clb_store_device *v = &(*out)[(*n)++];
         v->id = sqlite3_column_int64(st, 0);
         v->key = dup_col(st, 1), v->model = dup_col(st, 2), v->vendor = dup_col(st, 3);
@@ -305,13 +332,8 @@ clb_error clb_store_docs(clb_store *s, clb_store_doc **out, size_t *n, clb_diag 
     size_t cap = 0;
     int rc = SQLITE_ROW;
     while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            clb_store_doc *v = realloc(*out, cap * sizeof *v);
-            if (!v)
-                break;
-            *out = v;
-        }
+        if (!clb_store_room(out, sizeof **out, *n, &cap))
+            break;
         clb_store_doc *v = &(*out)[(*n)++];
         v->id = sqlite3_column_int64(st, 0), v->added = sqlite3_column_int64(st, 1);
         v->time = sqlite3_column_int64(st, 2), v->bytes = sqlite3_column_int64(st, 3);
