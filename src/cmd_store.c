@@ -79,16 +79,26 @@ static int store_add(const cli_opts *o)
     return rc;
 }
 
-static int store_list(const cli_opts *o)
+/* The frame of the commands that read the store: open it (never created), run fn, close it. */
+static int with_store(const cli_opts *o, int (*fn)(const cli_opts *, clb_store *))
 {
     clb_store *s = NULL;
+    int rc = open_store(o, 0, &s);
+    if (rc == CLI_EXIT_OK)
+        rc = fn(o, s);
+    clb_store_close(s);
+    return rc;
+}
+
+/* store list: one line per device. */
+static int list_devices(const cli_opts *o, clb_store *s)
+{
+    (void)o;
     clb_store_device *v = NULL;
     size_t n = 0;
     clb_diag d;
-    int rc = open_store(o, 0, &s);
-    if (rc == CLI_EXIT_OK && clb_store_devices(s, &v, &n, &d) != CLB_OK)
-        rc = fail(&d);
-    if (rc == CLI_EXIT_OK)
+    clb_error e = clb_store_devices(s, &v, &n, &d);
+    if (e == CLB_OK)
         printf("%-4s %-28s %-32s %-10s %-20s %-20s %s\n", "id", "key", "model", "vendor", "driver", "last run", "runs");
     for (size_t i = 0; i < n; i++) {
         char t[32];
@@ -97,20 +107,18 @@ static int store_list(const cli_opts *o)
                v[i].driver, t, v[i].runs);
     }
     clb_store_devices_free(v, n);
-    clb_store_close(s);
-    return rc;
+    return e == CLB_OK ? CLI_EXIT_OK : fail(&d);
 }
 
-static int store_docs(const cli_opts *o)
+/* store docs: one line per document. */
+static int list_docs(const cli_opts *o, clb_store *s)
 {
-    clb_store *s = NULL;
+    (void)o;
     clb_store_doc *v = NULL;
     size_t n = 0;
     clb_diag d;
-    int rc = open_store(o, 0, &s);
-    if (rc == CLI_EXIT_OK && clb_store_docs(s, &v, &n, &d) != CLB_OK)
-        rc = fail(&d);
-    if (rc == CLI_EXIT_OK)
+    clb_error e = clb_store_docs(s, &v, &n, &d);
+    if (e == CLB_OK)
         printf("%-4s %-14s %-8s %-20s %-20s %12s %5s %s\n", "doc", "hash", "kind", "date", "added", "bytes", "runs",
                "source");
     for (size_t i = 0; i < n; i++) {
@@ -121,8 +129,17 @@ static int store_docs(const cli_opts *o)
                (long long)v[i].bytes, v[i].runs, *v[i].source ? v[i].source : "-");
     }
     free(v);
-    clb_store_close(s);
-    return rc;
+    return e == CLB_OK ? CLI_EXIT_OK : fail(&d);
+}
+
+static int store_list(const cli_opts *o)
+{
+    return with_store(o, list_devices);
+}
+
+static int store_docs(const cli_opts *o)
+{
+    return with_store(o, list_docs);
 }
 
 static int print_latest(const clb_store_series *sr, void *arg)
@@ -248,39 +265,35 @@ static int export_all(const cli_opts *o, clb_store *s)
     return rc;
 }
 
-static int store_export(const cli_opts *o)
+/* One document by id or hash prefix, or every one (export_all). */
+static int export_some(const cli_opts *o, clb_store *s)
 {
-    clb_store *s = NULL;
     clb_diag d;
     int64_t id = -1;
-    int rc = open_store(o, 0, &s);
-    if (rc == CLI_EXIT_OK && o->npatterns == 1)
-        rc = export_all(o, s);
-    else if (rc == CLI_EXIT_OK && clb_store_find_doc(s, o->patterns[1], &id, &d) != CLB_OK)
-        rc = fail(&d);
-    else if (rc == CLI_EXIT_OK) {
-        char *text = NULL;
-        size_t len = 0;
-        rc = clb_store_export(s, id, &text, &len, &d) == CLB_OK ? write_out(o, text, len) : fail(&d);
-        free(text);
-    }
-    clb_store_close(s);
+    if (o->npatterns == 1)
+        return export_all(o, s);
+    if (clb_store_find_doc(s, o->patterns[1], &id, &d) != CLB_OK)
+        return fail(&d);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = clb_store_export(s, id, &text, &len, &d) == CLB_OK ? write_out(o, text, len) : fail(&d);
+    free(text);
     return rc;
+}
+
+static int store_export(const cli_opts *o)
+{
+    return with_store(o, export_some);
 }
 
 /* store drift [DEVICE|--all] (cmd_store_wire.c). */
 static int store_drift(const cli_opts *o)
 {
-    clb_store *s = NULL;
     if (o->npatterns > 1 && o->all) {
         fprintf(stderr, "clbench: store drift: name one DEVICE or --all, not both\n");
         return CLI_EXIT_USAGE;
     }
-    int rc = open_store(o, 0, &s);
-    if (rc == CLI_EXIT_OK)
-        rc = cli_store_drift(o, s);
-    clb_store_close(s);
-    return rc;
+    return with_store(o, cli_store_drift);
 }
 
 /* store site DIR: DIR checked before the store is opened (src/cli_paths.c), the site built in
