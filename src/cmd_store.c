@@ -154,18 +154,16 @@ static int print_latest(const clb_store_series *sr, void *arg)
     return 0;
 }
 
-static int store_show(const cli_opts *o)
+/* store show DEVICE: the device, then the last value of each of its rows. */
+static int show_device(const cli_opts *o, clb_store *s)
 {
-    clb_store *s = NULL;
     clb_diag d;
     int64_t id = -1;
-    int rc = open_store(o, 0, &s);
-    if (rc == CLI_EXIT_OK && clb_store_find_device(s, o->patterns[1], &id, &d) != CLB_OK)
-        rc = fail(&d);
+    if (clb_store_find_device(s, o->patterns[1], &id, &d) != CLB_OK)
+        return fail(&d);
     clb_store_device *v = NULL;
     size_t n = 0;
-    if (rc == CLI_EXIT_OK && clb_store_devices(s, &v, &n, &d) != CLB_OK)
-        rc = fail(&d);
+    int rc = clb_store_devices(s, &v, &n, &d) == CLB_OK ? CLI_EXIT_OK : fail(&d);
     for (size_t i = 0; i < n; i++)
         if (v[i].id == id) {
             char t[32];
@@ -182,8 +180,12 @@ static int store_show(const cli_opts *o)
         if (clb_store_each_series(s, id, print_latest, s, NULL, &d) != CLB_OK)
             rc = fail(&d);
     }
-    clb_store_close(s);
     return rc;
+}
+
+static int store_show(const cli_opts *o)
+{
+    return with_store(o, show_device);
 }
 
 static int store_history(const cli_opts *o)
