@@ -5,14 +5,7 @@
 # $XDG_DATA_HOME; a file that is not SQLite, another application's SQLite file and a store of a
 # newer schema are refused with exit 2 and left untouched (no byte, no side file).
 # usage: cli_store.sh CLBENCH SOURCE_DIR
-set -u
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME=$tmp/xdg XDG_CACHE_HOME=$tmp/cache
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-st=$tmp/s.sqlite
+. "$(dirname "$0")/store_lib.sh" "$@"
 counts() { sqlite3 "$1" "SELECT (SELECT count(*) FROM docs), (SELECT count(*) FROM runs), (SELECT count(*) FROM results), (SELECT count(*) FROM devices)"; }
 
 python3 "$src/tests/store_gen.py" "$tmp/gen" --docs 4 --devices 3 --rows 20 --samples 5
@@ -147,5 +140,4 @@ done
 [ "$(sqlite3 "$tmp/b.sqlite" 'SELECT count(*) FROM docs')" = 1 ] || fail "a hostile document was stored"
 printf '\xef\xbb\xbf' | cat - "$src/tests/data/sample.json" >"$tmp/bom.json"
 "$bin" store add "$tmp/bom.json" --store="$tmp/b.sqlite" | grep -q '^added' || fail "a document with a byte order mark was not added"
-[ $fails -eq 0 ] && echo "PASS: store add/list/show/history/export, run --store, refusals"
-[ $fails -eq 0 ]
+finish "store add/list/show/history/export, run --store, refusals"

@@ -5,14 +5,7 @@
 # fleet-check flags on the same documents; store history --html writes a well-formed page with
 # its plot, a hostile row name escaped, and refuses to write over the store.
 # usage: cli_store_drift.sh CLBENCH SOURCE_DIR
-set -u
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME=$tmp/xdg XDG_CACHE_HOME=$tmp/cache
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-st=$tmp/s.sqlite
+. "$(dirname "$0")/store_lib.sh" "$@"
 
 # 64 devices x 20 rows x 8 weekly runs; 3 drifts, 2 slow cards (seed 3: two drifts clear the noise)
 python3 "$src/peers/fleet_sim.py" "$src/docs/examples/pocl.json" 64 "$tmp/f" "$tmp/truth.json" --runs 8 --rows 20 \
@@ -144,5 +137,4 @@ cp "$tmp/h.sqlite" "$tmp/h.copy"
 [ $? = 2 ] || fail "--html onto the store: not exit 2"
 cmp -s "$tmp/h.sqlite" "$tmp/h.copy" || fail "--html onto the store changed it"
 
-[ $fails = 0 ] && echo "cli_store_drift: all passed"
-exit $((fails > 0))
+finish "cli_store_drift"

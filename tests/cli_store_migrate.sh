@@ -5,12 +5,7 @@
 # CLB_STORE_SCHEMA). Each is loaded, opened by a query, and must then be of the current version,
 # pass PRAGMA integrity_check, give its documents back unchanged, and take a new document.
 # usage: cli_store_migrate.sh CLBENCH SOURCE_DIR
-set -u
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/store_lib.sh" "$@"
 current=$(sed -n 's/^#define CLB_STORE_SCHEMA \([0-9]*\)$/\1/p' "$src/lib/store/store.h")
 [ -n "$current" ] || { echo "FAIL: no CLB_STORE_SCHEMA in lib/store/store.h"; exit 1; }
 # the same documents added now: what every migrated store must export, byte for byte
@@ -47,5 +42,4 @@ PY
     "$bin" store docs --store="$st" | grep -q "gen$v/gen-0000.json$" || fail "v$v: the new document's source is not kept"
     "$bin" store history node0000/0:0 gen.row001 --store="$st" | grep -q ' ok ' || fail "v$v: the new runs are not queried"
 done
-[ $fails -eq 0 ] && echo "PASS: $n earlier schema version(s) migrated to $current, documents intact"
-[ $fails -eq 0 ]
+finish "$n earlier schema version(s) migrated to $current, documents intact"

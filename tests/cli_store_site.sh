@@ -10,13 +10,7 @@
 # installed). DIR refused (exit 2, nothing written): the store itself, a folder holding the
 # store, a file, a missing parent; a missing store is exit 2.
 # usage: cli_store_site.sh CLBENCH SOURCE_DIR
-set -u
-bin=$1 src=$2 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_DATA_HOME=$tmp/xdg XDG_CACHE_HOME=$tmp/cache
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-st=$tmp/s.sqlite
+. "$(dirname "$0")/store_lib.sh" "$@"
 "$bin" run --quick compute.fp32.fma compute.fp32.add memory.triad memory.copy transfer.h2d_pinned \
     --json "$tmp/r1.json" --store="$st" >/dev/null 2>"$tmp/r1.err"
 rc=$?
@@ -66,5 +60,4 @@ if [ -n "$chrome" ]; then
 else
     echo "note: chromium not installed; the browser walk was skipped"
 fi
-[ $fails -eq 0 ] && echo "PASS: cli_store_site"
-[ $fails -eq 0 ]
+finish "cli_store_site"

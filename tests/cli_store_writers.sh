@@ -9,12 +9,8 @@
 #      ok after each kill, and adding everything again completes the store (every document once,
 #      with all its runs and results; the last store's documents exported equal the files).
 # usage: cli_store_writers.sh CLBENCH SOURCE_DIR [WRITERS DOCS KILLS]   (the recorded run: 8 1000 20)
-set -u
-bin=$1 src=$2 W=${3:-8} D=${4:-25} K=${5:-3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/store_lib.sh" "$@"
+W=${3:-8} D=${4:-25} K=${5:-3}
 gen() { python3 "$src/tests/store_gen.py" "$@"; }
 q() { sqlite3 "$1" "$2"; }
 
@@ -77,5 +73,4 @@ want = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[2] + "/*.json"))]
 key = lambda d: d["provenance"]["command_line"][-1]
 assert sorted(got, key=key) == sorted(want, key=key)
 PY
-[ $fails -eq 0 ] && echo "PASS: $W concurrent writers x $D documents: 0 lost, 0 duplicated; $K kills ($partial before the end): consistent, completed by adding again"
-[ $fails -eq 0 ]
+finish "$W concurrent writers x $D documents: 0 lost, 0 duplicated; $K kills ($partial before the end): consistent, completed by adding again"
