@@ -26,4 +26,14 @@ static int failures;
         }                                                              \
     } while (0)
 
+/* The end of a test's main: the failures counted (stderr) or that all passed; the exit status. */
+static inline int check_done(const char *test)
+{
+    if (failures)
+        fprintf(stderr, "%s: %d failure(s)\n", test, failures);
+    else
+        printf("%s: all checks passed\n", test);
+    return failures != 0;
+}
+
 #endif

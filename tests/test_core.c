@@ -186,9 +186,5 @@ int main(void)
     test_result_json();
     test_locale();
     test_curve();
-    if (failures)
-        fprintf(stderr, "test_core: %d failure(s)\n", failures);
-    else
-        printf("test_core: all checks passed\n");
-    return failures != 0;
+    return check_done("test_core");
 }

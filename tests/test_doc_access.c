@@ -36,7 +36,5 @@ int main(void)
     CHECK(rj_ok_in(dev, "a") == NULL);           /* not an array */
     CHECK(rj_ok_result(NULL, "a") == NULL && isnan(rj_ok_value(NULL, "a", NULL)));
     cJSON_Delete(dev);
-    if (failures)
-        fprintf(stderr, "test_doc_access: %d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    return check_done("test_doc_access");
 }

@@ -215,7 +215,5 @@ int main(void)
     pcie();
     pci_address();
     sysfs_tree();
-    if (failures)
-        fprintf(stderr, "test_fit: %d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    return check_done("test_fit");
 }

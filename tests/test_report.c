@@ -126,7 +126,5 @@ int main(void)
     regression_rule();
     unusable();
     escaping();
-    if (failures)
-        fprintf(stderr, "test_report: %d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    return check_done("test_report");
 }

@@ -193,9 +193,5 @@ int main(void)
     }
     clb_device_destroy(dev);
     clb_inventory_destroy(inv);
-    if (failures)
-        fprintf(stderr, "test_runner: %d failure(s)\n", failures);
-    else
-        printf("test_runner: all checks passed\n");
-    return failures != 0;
+    return check_done("test_runner");
 }

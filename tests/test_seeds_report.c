@@ -251,7 +251,5 @@ int main(void)
     inconclusive_not_failed();
     system_block();
     aggregate_speedups();
-    if (failures)
-        fprintf(stderr, "test_seeds_report: %d failure(s)\n", failures);
-    return failures ? 1 : 0;
+    return check_done("test_seeds_report");
 }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-static int failures;
+#include "check.h"
 
 #define EXPECT_NEAR(got, want, tol)                                                     \
     do {                                                                                \
@@ -107,9 +107,5 @@ int main(void)
     skewed_sample();
     single_and_constant();
     rejects_bad_input();
-    if (failures)
-        fprintf(stderr, "test_stats: %d failure(s)\n", failures);
-    else
-        printf("test_stats: all checks passed\n");
-    return failures != 0;
+    return check_done("test_stats");
 }
