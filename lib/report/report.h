@@ -44,6 +44,8 @@ typedef struct clb_plot_ref {
 /* clb_svg_plot with reference lines; the y range grows to show them. */
 void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *title,
                        const clb_plot_ref *refs, size_t nrefs);
+/* The opening of a plot: <svg> of class cls, w x h, its <title> and the title drawn at x. */
+void clb_svg_open(FILE *f, const char *cls, int w, int h, int title_x, const char *title);
 
 /* fleet-check's lines (docs/fleet.md), one writer for files and the store so that the same
  * numbers read the same. clb_fleet_print_kind: the "== k x NAME (driver D)" header of a kind, and

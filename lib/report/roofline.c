@@ -386,12 +386,7 @@ static void svg(FILE *f, const cJSON *rl, const char *title)
 {
     roof_frame fr;
     label_set *ls = calloc(1, sizeof *ls);
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot roofline\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" role=\"img\">\n<title>", RW, RH, RW, RH);
-    html_puts(f, title);
-    fprintf(f, "</title>\n<text x=\"%d\" y=\"20\" class=\"ptitle\">", RL);
-    html_puts(f, title);
-    fputs("</text>\n", f);
+    clb_svg_open(f, "plot roofline", RW, RH, RL, title);
     if (!ls || !frame_of(rl, &fr)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\">no plottable ceiling or point</text>\n</svg>\n", RL, RH / 2);
         free(ls);

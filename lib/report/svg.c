@@ -237,6 +237,16 @@ static void ref_lines(FILE *f, const plot_frame *fr, const clb_plot_ref *refs, s
     }
 }
 
+void clb_svg_open(FILE *f, const char *cls, int w, int h, int title_x, const char *title)
+{
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"%s\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" role=\"img\">\n<title>", cls, w, h, w, h);
+    html_puts(f, title);
+    fprintf(f, "</title>\n<text x=\"%d\" y=\"20\" class=\"ptitle\">", title_x);
+    html_puts(f, title);
+    fputs("</text>\n", f);
+}
+
 void clb_svg_plot(FILE *f, const clb_plot_series *s, size_t n, const char *title)
 {
     clb_svg_plot_refs(f, s, n, title, NULL, 0);
@@ -249,12 +259,7 @@ void clb_svg_plot_refs(FILE *f, const clb_plot_series *s, size_t n, const char *
     double base = axis_base(first);
     plot_frame fr;
     int height = PH + (int)n * LEGEND_ROW;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" role=\"img\">\n<title>", PW, height, PW, height);
-    html_puts(f, title);
-    fprintf(f, "</title>\n<text x=\"%d\" y=\"20\" class=\"ptitle\">", ML);
-    html_puts(f, title);
-    fputs("</text>\n", f);
+    clb_svg_open(f, "plot", PW, height, ML, title);
     if (!frame_of(s, n, base, &fr)) {
         fprintf(f, "<text x=\"%d\" y=\"%d\">no plottable points</text>\n</svg>\n", ML, PH / 2);
         return;
