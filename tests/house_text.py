@@ -4,8 +4,9 @@
    date and claim, or the same value, peer and ratio), every linked file there; every
    `data/ARCHIVE.tar.xz` named in docs/results/*.md a file of docs/results/data/. Rows appended at
    the end may break the date order, so the order is not checked.
-2. No file of the tree names a work session or an issue number ("session 4", "the session's",
-   "issue 33", "task 12", "#24"). Generated examples and binary data are not read.
+2. No file of the tree, in its name or its text, names a session of work or an issue by number
+   ("session 4", "the session's", "issue 33", "task 12", "#24"). Generated examples and data are
+   not read.
 Usage: house_text.py SOURCE_DIR"""
 import datetime
 import glob
@@ -27,6 +28,7 @@ SELF_REFS = [
     (r'(^|[(\[]|\b(see|fix|fixes|fixed|close|closes|closed|after|before|from|in|of)\s+)#\d+\b(?![-\w])',
      'an issue by number (#N)'),
 ]
+SELF_REF_NAME = re.compile(r'(session|issue|task|ticket)s?[-_]?\d', re.I)
 # Not the project's text: generated pages and data, third-party peers' output.
 SKIP_DIRS = {'docs/examples', 'docs/results/data', 'data', 'tests/data', 'tests/fuzz/corpus',
              'tests/golden', 'tests/hostile'}
@@ -101,13 +103,17 @@ def tree_files(src):
         dirs[:] = [d for d in dirs if (rel + d) not in SKIP_DIRS and not d.startswith('build')
                    and (d == '.ci' or not d.startswith('.'))]  # build trees, .git, carried .gpu*
         for f in sorted(files):
-            if rel + f not in SKIP_FILES and os.path.splitext(f)[1] in TEXT_EXT:
+            if rel + f not in SKIP_FILES:
                 yield rel + f
 
 
 def check_self_refs(src):
     bad, pats = [], [(re.compile(p, re.I), what) for p, what in SELF_REFS]
     for rel in tree_files(src):
+        if SELF_REF_NAME.search(rel):
+            bad.append('%s: the file name names a session of work or an issue by number' % rel)
+        if os.path.splitext(rel)[1] not in TEXT_EXT:
+            continue
         try:
             text = open(os.path.join(src, rel), encoding='utf-8').read()
         except (UnicodeDecodeError, OSError):
