@@ -1,5 +1,5 @@
 #!/bin/sh
-# For the lead on the GPU machine: clbench suite --quick, then --full, on the GPU and PoCL
+# On the GPU machine: clbench suite --quick, then --full, on the GPU and PoCL
 # (--platforms all), each twice for reproducibility; JSON, HTML, stdout and wall times under OUT,
 # then the compare of the two runs of each mode (score deltas with their intervals).
 # usage: peers/suite_gpu.sh OUT BUILD_DIR

@@ -1,4 +1,4 @@
-/* The CUDA twin ABI (fixed by the lead; docs/apps/cuda.md). CUDA twins live in a separately
+/* The CUDA twin ABI (fixed: docs/apps/cuda.md). CUDA twins live in a separately
  * built and separately loaded module libclbench_cuda.so (the .cu files of lib/apps/cuda/), opened with dlopen
  * at run time so clbench runs without CUDA. Plain C, no CUDA types. */
 #ifndef CLB_CUDA_TWINS_H
