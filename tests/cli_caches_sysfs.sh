@@ -7,9 +7,9 @@
 # there must be no more levels than sysfs caches (plateaus of one level merged). On this
 # machine's kind (AMD family 25, the 2-core EPYC VM where it was proven) L1d and L2 must have a
 # detected level within a factor 2 at any load: each level ends at the largest size it still
-# serves more than the next (clb_level_ends), L1d 32 KiB and L2 768 KiB-1 MiB in 2026-11-25's runs,
-# where L2's plateau alone ends at 384-512 KiB (docs/results/caches-2026-11-25.md). L3 is printed,
-# not judged: the VM's share of it reads as 6-8 MiB of sysfs's 32 (docs/seeds.md, seed 000).
+# serves more than the next (clb_level_ends): L1d 32 KiB and L2 768 KiB-1 MiB in 18 runs of 2026-11-25,
+# where L2's plateau alone ends at 384-768 KiB (docs/results/caches-2026-11-25.md). L3 is printed,
+# not judged: the VM's share of it reads as 3-12 MiB of sysfs's 32 (docs/seeds.md, seed 000).
 # Each level's plateau_end_bytes lies within [first_size_bytes, size_bytes]. Exit 77 (skip) where sysfs lists no caches.
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
