@@ -138,6 +138,17 @@ size_t clb_cache_levels(clb_plateau *p, size_t m, double step)
     return w;
 }
 
+void clb_level_ends(const double *x, const double *y, size_t n, clb_plateau *p, size_t m)
+{
+    for (size_t i = 0; i + 1 < m; i++) {
+        double mid = sqrt(p[i].level * p[i + 1].level);
+        for (size_t j = p[i].last + 1; j < p[i + 1].first && j < n && y[j] < mid; j++) {
+            p[i].last = j;
+            p[i].x_last = x[j];
+        }
+    }
+}
+
 double clb_nearest_level(const clb_plateau *p, size_t m, double want, int *agrees)
 {
     double best = NAN;

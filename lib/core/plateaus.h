@@ -33,6 +33,14 @@ size_t clb_plateaus_monotonic(clb_plateau *p, size_t m, int rising);
  * its last plateau) and keeps the nearer plateau's latency. Returns the new count. */
 size_t clb_cache_levels(clb_plateau *p, size_t m, double step);
 
+/* Moves the end of each level of p[0..m-1] but the last (from clb_cache_levels on the curve
+ * x, y of n points) past its plateau to the largest following size whose latency is still below
+ * the geometric mean of this level's and the next one's: the largest size that this level still
+ * serves more than the next. A cache whose replacement is not LRU (the EPYC VM's L2), or whose
+ * far part costs more (a partitioned L2), loses lines before it is full: its plateau ends early
+ * and the latency rises through a slope, not a step. An LRU step leaves the end unchanged. */
+void clb_level_ends(const double *x, const double *y, size_t n, clb_plateau *p, size_t m);
+
 /* The x_last of p[0..m-1] nearest to want on a log scale (NaN when m is 0); *agrees when it lies
  * within a factor 2 of want (the test of a detected level against sysfs or the database). */
 double clb_nearest_level(const clb_plateau *p, size_t m, double want, int *agrees);

@@ -26,7 +26,13 @@ typedef struct clb_devdb_row {
     const char *note;        /* SKU clock dependence and other caveats */
     double l2_bytes;         /* last-level (L2) cache, bytes (0: not in the database) */
     const char *src_l2;
+    double l2_partitions;    /* partitions the L2 is split into, each caching its near SMs' accesses (0: unknown) */
+    const char *src_l2_partitions;
 } clb_devdb_row;
+
+/* The L2 that one SM's accesses can fill: the whole L2 over its partitions (each caches the
+ * accesses of its near SMs; GA100, GH100), the whole L2 where partitions are unknown; 0: none. */
+double clb_devdb_l2_one_sm(const clb_devdb_row *r);
 
 size_t clb_devdb_count(void);
 const clb_devdb_row *clb_devdb_at(size_t i);

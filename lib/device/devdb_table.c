@@ -62,6 +62,7 @@ static void to_row(const cJSON *e, clb_devdb_row *r)
     r->dram_gbps = fig(e, "dram_gbps", &r->src_dram);
     r->link_gbps = fig(e, "link_gbps", &r->src_link);
     r->l2_bytes = fig(e, "l2_bytes", &r->src_l2);
+    r->l2_partitions = fig(e, "l2_partitions", &r->src_l2_partitions);
     r->note = text(e, "note") ? text(e, "note") : "";
 }
 
@@ -72,6 +73,13 @@ static void load(void)
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(builtin.doc, "entries"))
         if (builtin.n < MAX_ROWS)
             to_row(e, &builtin.rows[builtin.n++]);
+}
+
+double clb_devdb_l2_one_sm(const clb_devdb_row *r)
+{
+    if (!r || !(r->l2_bytes > 0))
+        return 0;
+    return r->l2_partitions >= 1 ? r->l2_bytes / r->l2_partitions : r->l2_bytes;
 }
 
 size_t clb_devdb_count(void)
@@ -106,6 +114,7 @@ static cJSON *row_json(const clb_devdb_row *r)
     clb_devdb_figure(f, "dram_gbps", r->dram_gbps, "vendor", r->src_dram);
     clb_devdb_figure(f, "link_gbps", r->link_gbps, "vendor", r->src_link);
     clb_devdb_figure(f, "l2_bytes", r->l2_bytes, "vendor", r->src_l2);
+    clb_devdb_figure(f, "l2_partitions", r->l2_partitions, "vendor", r->src_l2_partitions);
     if (!r->units)
         cJSON_AddStringToObject(e, "lanes_source", r->src_fp);
     cJSON_AddStringToObject(e, "note", r->note ? r->note : "");

@@ -532,6 +532,14 @@ static cJSON *api_view(const mem_device *m)
     return o;
 }
 
+/* The device's database row with an L2 figure (NULL: none). */
+static const clb_devdb_row *devdb_l2_row(clb_ctx *c)
+{
+    char name[256];
+    const clb_devdb_row *r = clb_devdb_match(c->dev, name, sizeof name);
+    return r && r->l2_bytes > 0 ? r : NULL;
+}
+
 /* CPU devices: each sysfs data/unified cache beside the detected level that ends nearest to
  * it; agrees when within a factor 2. Returns how many agree (of *nhost). */
 static size_t add_sysfs_check(clb_result *res, const clb_plateau *p, size_t ncache, size_t *nhost)
@@ -558,18 +566,25 @@ static size_t add_sysfs_check(clb_result *res, const clb_plateau *p, size_t ncac
     return agree;
 }
 
-/* GPUs: the database's L2 (its vendor figure) beside the detected level nearest to it. */
+/* GPUs: the database's L2 (its vendor figure) beside the detected level nearest to it. The chase
+ * is one work-item on one SM: where the L2 is split into partitions that each cache their near
+ * SMs' accesses (GA100, GH100), the level it sees at the L2's latency is one partition, so the
+ * level is judged against the L2 over the partitions (one_sm_bytes). */
 static void add_devdb_check(clb_ctx *c, clb_result *res, const clb_plateau *p, size_t ncache)
 {
-    char name[256];
-    const clb_devdb_row *r = clb_devdb_match(c->dev, name, sizeof name);
-    if (!r || !(r->l2_bytes > 0))
+    const clb_devdb_row *r = devdb_l2_row(c);
+    if (!r)
         return;
     int ok = 0;
-    double near = clb_nearest_level(p, ncache, r->l2_bytes, &ok);
+    double parts = r->l2_partitions >= 1 ? r->l2_partitions : 1, one_sm = clb_devdb_l2_one_sm(r);
+    double near = clb_nearest_level(p, ncache, one_sm, &ok);
     cJSON *o = cJSON_AddObjectToObject(res->params, "devdb_check");
     cJSON_AddStringToObject(o, "cache", "L2");
     cJSON_AddNumberToObject(o, "devdb_bytes", r->l2_bytes);
+    cJSON_AddNumberToObject(o, "partitions", parts);
+    cJSON_AddNumberToObject(o, "one_sm_bytes", one_sm);
+    if (r->src_l2_partitions)
+        cJSON_AddStringToObject(o, "partitions_source", r->src_l2_partitions);
     clb_json_number(o, "nearest_level_bytes", near);
     cJSON_AddBoolToObject(o, "within_factor_2", ok);
     cJSON_AddStringToObject(o, "entry", r->key);
@@ -578,13 +593,19 @@ static void add_devdb_check(clb_ctx *c, clb_result *res, const clb_plateau *p, s
 
 /* The levels: every level but the last (DRAM) is a cache level. Found on each point's fastest
  * repetition (the median curve is the one reported), then clb_cache_levels drops the mixtures
- * between two levels and merges plateaus that are one level. */
+ * between two levels and merges plateaus that are one level, and clb_level_ends moves each
+ * level's end along the slope after its plateau to the largest size it still serves more than
+ * the next level (size_bytes; plateau_end_bytes is where its flat part ended). */
 static void add_levels(clb_ctx *c, clb_result *res, const chase_sweep *lat, const bw_sweep *bw,
                        const mem_device *m)
 {
     clb_plateau p[16];
     size_t np = clb_find_plateaus(lat->x, lat->ns_min, lat->n, PLATEAU_TOL, 0.25, p, 16);
     np = clb_cache_levels(p, clb_plateaus_monotonic(p, np, 1), 1.5);
+    double flat_end[16];
+    for (size_t i = 0; i < np; i++)
+        flat_end[i] = p[i].x_last;
+    clb_level_ends(lat->x, lat->ns_min, lat->n, p, np);
     /* The last plateau is memory when the curve gets no slower after it: it reaches the sweep's
      * end, or only points as slow as itself follow (one noisy last point breaks no plateau). */
     int dram_plateau = np > 0 && (p[np - 1].last + 2 >= lat->n ||
@@ -599,6 +620,7 @@ static void add_levels(clb_ctx *c, clb_result *res, const chase_sweep *lat, cons
         clb_json_number(o, "latency_cycles", cycles(p[i].level, m->clock_mhz));
         clb_json_number(o, "bandwidth_gbs", level_bandwidth(bw, p[i].x_first, p[i].x_last));
         cJSON_AddNumberToObject(o, "first_size_bytes", p[i].x_first);
+        cJSON_AddNumberToObject(o, "plateau_end_bytes", flat_end[i]);
         cJSON_AddItemToArray(levels, o);
         /* The API's cache size agrees when a level ends within a factor 2 of it. */
         if (m->cache_bytes && p[i].x_last >= 0.5 * (double)m->cache_bytes &&
@@ -631,8 +653,11 @@ clb_error clb_memory_caches_run(clb_ctx *c, clb_result *res)
     mem_device m;
     if (mem_device_query(c, &m) != CLB_OK)
         goto cleanup;
-    /* Beyond 4x the largest cache every point is DRAM: the sweep stops there (64 MiB at least). */
-    lat.max_bytes = 4 * m.largest_cache > ((cl_ulong)64 << 20) ? 4 * m.largest_cache : (cl_ulong)64 << 20;
+    /* Beyond 4x the largest cache every point is DRAM: the sweep stops there (64 MiB at least).
+     * GPUs: the database's L2 counts too (the H200 reports 4 MiB through OpenCL, its L2 is 50 MiB). */
+    const clb_devdb_row *db = (m.type & CL_DEVICE_TYPE_CPU) ? NULL : devdb_l2_row(c);
+    cl_ulong largest = db && db->l2_bytes > (double)m.largest_cache ? (cl_ulong)db->l2_bytes : m.largest_cache;
+    lat.max_bytes = 4 * largest > ((cl_ulong)64 << 20) ? 4 * largest : (cl_ulong)64 << 20;
     if (chase_sweep_run(c, 9, &lat) != CLB_OK ||
         bw_sweep_run(c, 3, &bw) != CLB_OK)
         goto cleanup;
