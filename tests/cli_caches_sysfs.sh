@@ -10,7 +10,8 @@
 # serves more than the next (clb_level_ends): L1d 32 KiB and L2 768 KiB-1 MiB in 18 runs of 2026-11-25,
 # where L2's plateau alone ends at 384-768 KiB (docs/results/caches-2026-11-25.md). L3 is printed,
 # not judged: the VM's share of it reads as 3-12 MiB of sysfs's 32 (docs/seeds.md, seed 000).
-# Each level's plateau_end_bytes lies within [first_size_bytes, size_bytes]. Exit 77 (skip) where sysfs lists no caches.
+# Each level's plateau_end_bytes lies within [first_size_bytes, size_bytes]; before it is timed,
+# each size's cycle was walked once whole (params.warm_hops >= nodes). Exit 77 (skip) where sysfs lists no caches.
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,6 +47,7 @@ top = max(x for x, _ in p["curves"][0]["points"])
 largest = max(b for _, b in want)
 need(2 * largest <= top <= max(4 * largest, 64 << 20), f"sweep ends at {top} bytes (largest cache {largest})")
 need(all(l["first_size_bytes"] <= l["plateau_end_bytes"] <= l["size_bytes"] for l in lv), f"plateau ends inside their levels: {lv}")
+need(p.get("warm_hops", 0) >= p.get("nodes", 1), f"the untimed walk ({p.get('warm_hops')} loads) covers the whole cycle ({p.get('nodes')} nodes)")
 print("levels:", [(l["size_bytes"], l["plateau_end_bytes"], round(l["latency_ns"], 1)) for l in lv])
 print("sysfs:", [(c["cache"], c["sysfs_bytes"], c["nearest_level_bytes"], c["within_factor_2"]) for c in chk])
 load, cpus = os.getloadavg()[0], os.cpu_count()

@@ -19,6 +19,7 @@ typedef struct chase_state {
     size_t nnodes;
     cl_uint node_words; /* words between nodes (a cache line, 1 for local memory) */
     size_t pos;         /* cycle position the next launch starts from */
+    size_t warm_hops;   /* loads of the untimed walk before this size's timed launches */
     int local;
     int page_local;     /* memory.caches: the cycle visits pages in random order, each page's lines all at once */
     void *backing;      /* CPU devices: the aligned host memory next uses in place (chase_buffer) */
@@ -158,6 +159,7 @@ static clb_error ch_measure(clb_ctx *c, const void *cfg, unsigned vw)
         return c->diag.err;
     clb_param_num(c->res, "nodes", (double)s->nnodes);
     clb_param_num(c->res, "node_bytes", 4.0 * s->node_words);
+    clb_param_num(c->res, "warm_hops", (double)s->warm_hops);
     return CLB_OK;
 }
 
@@ -258,7 +260,24 @@ cleanup:
     return d->err;
 }
 
-/* One point of the sweep: the cycle over the first x bytes, measured, its end node checked. */
+/* Walks the whole cycle once, untimed, so that the timed launches find in the caches whatever
+ * fits there. Without it a large cycle is mostly visited for the first time while timed: on the
+ * H200 a 2 ms launch at 16-32 MiB touched each node about once and read 191-213 ns (first
+ * visits) where a warmed cycle of that size reads L2's 141-146 ns (2026-11-25). */
+static clb_error chase_warm(chase_state *s, clb_diag *d)
+{
+    cl_event ev = NULL;
+    s->warm_hops = (s->nnodes + 15) / 16 * 16;
+    if (ch_enqueue(s, s->warm_hops / 16, &ev, d) != CLB_OK)
+        return d->err;
+    CLB_CL(d, clWaitForEvents(1, &ev));
+cleanup:
+    clb_release_event(ev);
+    return d->err;
+}
+
+/* One point of the sweep: the cycle over the first x bytes, warmed, measured, its end node
+ * checked. */
 static clb_error chase_point(clb_ctx *c, chase_state *s, cl_uint *host, double x, const clb_run_opts *o,
                              clb_result *r)
 {
@@ -266,6 +285,8 @@ static clb_error chase_point(clb_ctx *c, chase_state *s, cl_uint *host, double x
     if (link_nodes(c, s, host, x) != CLB_OK)
         goto cleanup;
     CLB_CL(d, clEnqueueWriteBuffer(s->q, s->next, CL_TRUE, 0, (size_t)x, host, 0, NULL, NULL));
+    if (chase_warm(s, d) != CLB_OK)
+        goto cleanup;
     mem_measure_scratch(c, ch_measure, s, 1, o, clb_memory_latency_validate, r);
 cleanup:
     return d->err;
