@@ -158,7 +158,7 @@ static clb_error check_page(const site_ctx *c, const page_name *p, size_t lineno
 
 clb_error site_manifest_check(const site_ctx *c, clb_diag *d)
 {
-    reader r = {NULL};
+    reader r = {0};
     page_name p;
     int absent, got;
     if (open_manifest(c, &r, &absent, d) != CLB_OK || absent)
@@ -185,7 +185,7 @@ static clb_error write_manifest(const site_ctx *c, int old, clb_diag *d)
     char path[4200];
     clb_output *o;
     FILE *f;
-    reader r = {NULL};
+    reader r = {0};
     page_name p;
     int absent = 1, got = 0;
     if (old && open_manifest(c, &r, &absent, d) != CLB_OK)
@@ -238,7 +238,7 @@ static clb_error remove_page(const site_ctx *c, const page_name *p, size_t linen
 
 clb_error site_manifest_finish(const site_ctx *c, clb_diag *d)
 {
-    reader r = {NULL};
+    reader r = {0};
     page_name p;
     int absent, got;
     if (open_manifest(c, &r, &absent, d) != CLB_OK)
