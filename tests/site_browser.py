@@ -101,7 +101,7 @@ def main():
     chrome, site, profile = sys.argv[1], os.path.realpath(sys.argv[2]), sys.argv[3]
     only = sys.argv[4:]  # a large site: these pages alone, each link checked against the files
     root = "file://" + urllib.parse.quote(site) + "/"
-    pages = {os.path.relpath(os.path.join(d, f), site) for d, _, fs in os.walk(site) for f in fs}
+    pages = {os.path.relpath(os.path.join(d, f), site) for d, _, fs in os.walk(site) for f in fs} - {".clbench-site"}
     b, bad = Browser(chrome, profile), []
     try:
         target = b.send("Target.createTarget", {"url": "about:blank"})["result"]["targetId"]

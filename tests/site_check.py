@@ -9,7 +9,7 @@ usage: site_check.py ROOT SITE DEVICES MODELS [FIELD...]
 
 Fails (exit 1, one line per finding) when a page is not well-formed (an end tag that closes
 nothing open, an element left open, no doctype, title or h1), a file name is not a safe slug, a
-temporary file is left, a page is not valid UTF-8, a link is absolute, leaves the site or names no file (or no anchor of its page), a page is not
+temporary file is left, the manifest (.clbench-site) does not list exactly the pages written, a page is not valid UTF-8, a link is absolute, leaves the site or names no file (or no anchor of its page), a page is not
 linked from anywhere (an orphan), a page carries an element or attribute that runs or loads
 anything (script, img, iframe, object, embed, link, on*= attributes, src=), or a field's payload
 is not found as text.
@@ -25,6 +25,7 @@ VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "embe
         "rect", "path", "polyline", "line"}  # the SVG ones are written self-closed
 FORBIDDEN = {"script", "img", "iframe", "object", "embed", "link", "frame", "base", "form", "audio", "video"}
 SLUG = re.compile(r"^[a-z0-9_][a-z0-9_-]{0,95}\.html$")
+MANIFEST = ".clbench-site"
 PWNED = re.compile(r"pwned='([^']*)'")
 
 bad = 0
@@ -93,6 +94,8 @@ def main():
         if rel not in (".", "device", "model"):
             fail("unexpected folder", rel)
         for f in files:
+            if rel == "." and f == MANIFEST:
+                continue
             if not SLUG.match(f):
                 fail("unsafe or temporary file name", os.path.join(rel, f))
             pages[os.path.normpath(os.path.join(rel, f))] = os.path.join(d, f)
@@ -102,6 +105,14 @@ def main():
     for top in ("index.html", "scores.html"):
         if top not in pages:
             fail("no", top)
+    try:
+        lines = open(os.path.join(site, MANIFEST), "rb").read().decode("ascii").split("\n")
+        if lines[0] != "clbench site manifest 1" or lines[-1] != "" or set(lines[1:-1]) != set(pages) or \
+                len(lines) - 2 != len(pages):
+            fail("the manifest does not list exactly the pages written:",
+                 sorted(set(lines[1:-1]) ^ set(pages))[:5], len(lines) - 2, len(pages))
+    except (OSError, UnicodeDecodeError) as e:
+        fail("no readable manifest:", e)
     linked, seen = set(), set()
     for rel, path in sorted(pages.items()):
         raw = open(path, "rb").read()

@@ -263,6 +263,91 @@ static void check_empty(const char *tmp)
     CHECK(count_files(dir, "") == 4 && count_files(dir, "device") == 0 && count_files(dir, "model") == 0);
 }
 
+/* Every file of a/sub (but skip) is in b/sub with the same bytes, and b/sub has no other; how many. */
+static size_t same_files(const char *a, const char *b, const char *sub, const char *skip)
+{
+    char pa[4200], pb[4200];
+    snprintf(pa, sizeof pa, "%s/%s", a, sub);
+    DIR *dp = opendir(pa);
+    size_t n = 0;
+    EXPECT(dp != NULL, "no folder %s", pa);
+    for (struct dirent *e; dp && (e = readdir(dp));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            (!*sub && (strcmp(e->d_name, "device") == 0 || strcmp(e->d_name, "model") == 0)))
+            continue;
+        snprintf(pa, sizeof pa, "%s/%s/%s", a, sub, e->d_name);
+        snprintf(pb, sizeof pb, "%s/%s/%s", b, sub, e->d_name);
+        if (skip && strcmp(e->d_name, skip) == 0) {
+            n++;
+            continue;
+        }
+        char *x = slurp(pa), *y = slurp(pb);
+        EXPECT(x && y && strcmp(x, y) == 0, "%s differs between the whole and the streamed site", pb);
+        free(x);
+        free(y);
+        n++;
+    }
+    if (dp)
+        closedir(dp);
+    /* count_files skips dot files (the manifest) and counts the folders device/ and model/ */
+    EXPECT(count_files(b, sub) == (*sub ? n : n + 1), "%s/%s: other files", b, sub);
+    return n;
+}
+
+/* The site given device by device in another order (the last first, one device twice, one never
+ * given: written at the end from the model, one with its rows in reverse order) is the site
+ * clb_site_write makes, file for file (but that device's page, which shows its rows as given):
+ * the model pages group rows by name and unit whatever order each device gives them in. */
+static void check_stream(const char *tmp)
+{
+    char a[4096], b[4096];
+    clb_diag d;
+    clb_site_model m = hostile_model();
+    clb_site_writer *w = NULL;
+    snprintf(a, sizeof a, "%s/whole", tmp);
+    snprintf(b, sizeof b, "%s/streamed", tmp);
+    devs[0].rows = rows[0] + 1; /* without memory.copy, which its model's other devices have */
+    devs[0].nrows = NROW - 1;
+    EXPECT(clb_site_write(a, &m, &d) == CLB_OK, "%s", d.msg);
+    EXPECT(clb_site_begin(b, &m, &w, &d) == CLB_OK, "%s", d.msg);
+    if (!w)
+        return;
+    clb_site_row back[NROW];
+    for (size_t r = 0; r < NROW; r++)
+        back[r] = devs[1].rows[NROW - 1 - r];
+    for (size_t i = NDEV; i-- > 0;)
+        if (i != 5)
+            EXPECT(clb_site_put_device(w, i, i == 1 ? back : devs[i].rows, devs[i].nrows, devs[i].ceilings,
+                                       devs[i].nceilings, &d) == CLB_OK, "%s", d.msg);
+    CHECK(clb_site_put_device(w, 2, NULL, 0, NULL, 0, &d) == CLB_OK); /* again: the first stays */
+    CHECK(clb_site_put_device(w, NDEV, NULL, 0, NULL, 0, &d) == CLB_ERR_USAGE);
+    EXPECT(clb_site_finish(w, &d) == CLB_OK, "%s", d.msg);
+    char slug[CLB_SITE_SLUG_MAX], page[CLB_SITE_SLUG_MAX + 8];
+    clb_site_slug(devs[1].key, slug, sizeof slug);
+    snprintf(page, sizeof page, "%s.html", slug);
+    size_t top = same_files(a, b, "", NULL);
+    EXPECT(top == 3, "%zu files at the top (index, scores, the manifest)", top);
+    EXPECT(same_files(a, b, "device", page) == NDEV, "device pages");
+    EXPECT(same_files(a, b, "model", NULL) == 5, "model pages");
+    devs[0].rows = rows[0];
+    devs[0].nrows = NROW;
+    /* Each row once on its model's page, in name order. */
+    char path[4200], prev[256] = "";
+    clb_site_slug("H200", slug, sizeof slug);
+    snprintf(path, sizeof path, "%s/model/%s.html", b, slug);
+    char *s = slurp(path);
+    size_t n = 0;
+    for (const char *h = s; h && (h = strstr(h, "<h3>")); n++) {
+        const char *e = strstr(h += 4, "</h3>");
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", e ? (int)(e - h) : 0, h);
+        EXPECT(strcmp(prev, name) < 0, "model page rows out of order or repeated: %s after %s", name, prev);
+        snprintf(prev, sizeof prev, "%s", name);
+    }
+    EXPECT(n == NROW, "%zu rows on the H200 page", n);
+    free(s);
+}
+
 static void check_site(void)
 {
     char tmp[] = "/tmp/clb-site-XXXXXX", dir[4096], file[4200], link[4200];
@@ -279,6 +364,7 @@ static void check_site(void)
     check_model_page(dir);
     check_device_page(dir);
     check_empty(tmp);
+    check_stream(tmp);
     EXPECT(clb_site_write(dir, &m, &d) == CLB_OK, "again over itself: %s", d.msg);
 
     /* A file in the site's place is refused and left as it was. */

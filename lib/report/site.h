@@ -66,14 +66,43 @@ typedef struct clb_site_model {
 } clb_site_model;
 
 /* Writes the site into dir (created when absent, its parent must exist): index.html,
- * scores.html, device/SLUG.html per device, model/SLUG.html per model. Each page appears whole
- * or not at all (clb_output); the index comes last, so it links only to pages written. Nothing
- * is written outside dir. CLB_ERR_USAGE (nothing written) when m is NULL or dir exists and is
- * not a directory (a link to one is followed); CLB_ERR_USAGE also when device/ or model/ is not
- * a real directory (a symbolic link is refused) or a page's path exists and is not a regular
- * file (a planted link, a FIFO); CLB_ERR_IO when a folder or page cannot be written;
- * CLB_ERR_NOMEM. d->msg names the path. */
+ * scores.html, device/SLUG.html per device, model/SLUG.html per model, and the manifest
+ * .clbench-site (the files it wrote). Each page appears whole or not at all (clb_output); the
+ * index comes last, so it links only to pages written. Nothing is written outside dir. A page
+ * named by the previous manifest and no longer produced is removed; no other file is.
+ * CLB_ERR_USAGE (nothing written) when m is NULL or dir exists and is not a directory (a link
+ * to one is followed); CLB_ERR_USAGE also when device/ or model/ is not a real directory (a
+ * symbolic link is refused), a page's path exists and is not a regular file (a planted link, a
+ * FIFO), or the previous manifest is not one clbench writes (a line naming anything but a page
+ * of the site, a link as the manifest or as a page it names: nothing written, nothing removed);
+ * CLB_ERR_IO when a folder or page cannot be written; CLB_ERR_NOMEM. d->msg names the path.
+ * The same as clb_site_begin, clb_site_put_device for every device, clb_site_finish. */
 clb_error clb_site_write(const char *dir, const clb_site_model *m, clb_diag *d);
+
+/* The site written device by device, so that only one device's runs need be in memory:
+ * clb_site_begin takes the devices' identities (m->devices[i]: key, model, vendor, driver,
+ * host, last_run; their rows and ceilings are not read) and the scores, checks dir and the
+ * previous manifest (the refusals above) and names the pages. m and its strings must stay
+ * valid until clb_site_finish. Memory: a few hundred bytes per device and per distinct row
+ * name, and one device's rows at a time; what model pages need of each (device, row), its
+ * latest run, goes to an unlinked temporary file inside dir (32 bytes each). */
+typedef struct clb_site_writer clb_site_writer;
+clb_error clb_site_begin(const char *dir, const clb_site_model *m, clb_site_writer **w, clb_diag *d);
+/* Writes device i's page from its rows and headline figures (copied: they need live only
+ * during the call). A device given twice keeps its first page. */
+clb_error clb_site_put_device(clb_site_writer *w, size_t i, const clb_site_row *rows, size_t nrows,
+                              const clb_site_ceiling *ceilings, size_t nceilings, clb_diag *d);
+/* Writes the pages of devices never given (from m->devices[i] as it is), the model pages, the
+ * scores, the index, then removes the pages of the previous manifest no longer produced and
+ * writes the new manifest. Frees w (also on failure). The index's headline columns: the
+ * distinct ceiling names over all devices, first seen first, of which some device has a
+ * number. */
+clb_error clb_site_finish(clb_site_writer *w, clb_diag *d);
+/* Frees w without writing more (after a failure of the caller's own). */
+void clb_site_abort(clb_site_writer *w);
+
+/* The manifest's file name in dir. */
+#define CLB_SITE_MANIFEST ".clbench-site"
 
 /* The file name stem of key (a device key or a model name): at most 40 of its characters
  * folded to [a-z0-9_-], then "-" and 12 hex digits of a 64-bit FNV-1a hash of all its bytes.

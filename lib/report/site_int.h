@@ -5,6 +5,8 @@
 #include "report/report_cols.h"
 #include "report/site.h"
 
+#include <stdint.h>
+
 enum {
     SITE_NAME_MAX = 96,     /* a page's file name stem, with a "-N" disambiguation */
     SITE_INDEX_CEILINGS = 8 /* headline columns on the index */
@@ -17,7 +19,34 @@ typedef struct site_group {
     size_t first, count;
 } site_group;
 
-typedef struct site_ctx {
+/* Distinct byte strings, each copied once, by index (lib/report/site_pool.c). */
+typedef struct site_pool {
+    char **s;
+    size_t *len;
+    size_t n, cap;
+    uint32_t *tab; /* open addressing: index + 1, 0 empty */
+    size_t tabn;
+} site_pool;
+
+/* What a model page needs of one (device, row): the row's latest run. A device's records lie
+ * together in the spill file, ordered by row name and unit. */
+typedef struct site_rec {
+    uint32_t row;    /* in site_ctx.rows */
+    uint32_t status; /* string id of the run's status (0: NULL) */
+    int64_t time;
+    double value;
+    uint32_t has; /* the row has a run */
+    uint32_t pad;
+} site_rec;
+
+/* A device's headline figure, kept for the index. */
+typedef struct site_ceil {
+    uint32_t name, unit; /* string ids */
+    double value;
+} site_ceil;
+
+typedef struct clb_site_writer site_ctx;
+struct clb_site_writer {
     const clb_site_model *m;
     const char *dir;
     char (*dev_slug)[SITE_NAME_MAX]; /* per device */
@@ -26,10 +55,39 @@ typedef struct site_ctx {
     site_group *groups;              /* models by name */
     size_t ngroups;
     size_t *by_key;                  /* devices by key, for the scores' links */
+    const char **dev_sorted, **group_sorted; /* the slugs in strcmp order: the pages produced */
     const char *ceil[SITE_INDEX_CEILINGS];
-    const char *ceil_unit[SITE_INDEX_CEILINGS];
+    uint32_t ceil_id[SITE_INDEX_CEILINGS];
     size_t nceil;
-} site_ctx;
+    /* what streaming keeps */
+    site_pool strs;                  /* row names, units, statuses, ceiling names */
+    site_pool rows;                  /* (name id, unit id) pairs */
+    int *row_better;                 /* per row */
+    size_t row_cap;
+    unsigned char *done;             /* per device: page written */
+    size_t *ceil_first;              /* per device: its ceilings in ceils */
+    uint32_t *ceil_n;
+    site_ceil *ceils;
+    size_t nceils, ceils_cap;
+    FILE *spill;                     /* site_rec of every (device, row), unlinked */
+    uint64_t *spill_at;              /* per device: its first record */
+    uint32_t *spill_n;
+    uint64_t spill_end;
+};
+
+/* lib/report/site_pool.c */
+/* The index of key[0..len) in p, added when new; SIZE_MAX out of memory. */
+size_t site_pool_add(site_pool *p, const void *key, size_t len);
+void site_pool_free(site_pool *p);
+/* A string's id in c->strs: 0 for NULL, else its index + 1; UINT32_MAX out of memory. */
+uint32_t site_str_id(site_ctx *c, const char *s);
+const char *site_str(const site_ctx *c, uint32_t id); /* NULL for 0 */
+/* The row (name, unit) in c->rows (better kept from its first sight); UINT32_MAX out of memory. */
+uint32_t site_row_id(site_ctx *c, const char *name, const char *unit, int better);
+/* Records device dev's rows for its model page; CLB_ERR_NOMEM or CLB_ERR_IO (d set). */
+clb_error site_spill_device(site_ctx *c, size_t dev, const clb_site_row *rows, size_t nrows, clb_diag *d);
+/* Keeps device dev's headline figures for the index. */
+clb_error site_keep_ceilings(site_ctx *c, size_t dev, const clb_site_ceiling *v, size_t n, clb_diag *d);
 
 /* lib/report/site_util.c */
 const char *site_s(const char *s);    /* s, or "" for NULL */
@@ -54,11 +112,23 @@ size_t site_find_device(const site_ctx *c, const char *key);
 void site_history(FILE *f, const clb_site_row *r);
 
 /* lib/report/site_pages.c */
-clb_error site_device_page(const site_ctx *c, size_t dev, clb_diag *d);
+clb_error site_device_page(const site_ctx *c, size_t dev, const clb_site_row *rows, size_t nrows,
+                           const clb_site_ceiling *ceilings, size_t nceilings, clb_diag *d);
 clb_error site_scores_page(const site_ctx *c, clb_diag *d);
-clb_error site_index_page(const site_ctx *c, clb_diag *d);
+clb_error site_index_page(site_ctx *c, clb_diag *d);
 
-/* lib/report/site_model.c */
-clb_error site_model_page(const site_ctx *c, size_t group, clb_diag *d);
+/* lib/report/site_model.c: ranks the rows (by name and unit), then writes every model page from
+ * the spill file. */
+clb_error site_model_pages(site_ctx *c, clb_diag *d);
+
+/* lib/report/site_manifest.c: the files the site wrote (CLB_SITE_MANIFEST: a header line, then
+ * one path per line, relative to dir). check: refuses (CLB_ERR_USAGE) a previous manifest that
+ * names anything but a page of the site or a page that is not a regular file, before anything
+ * is written. begin: writes the previous pages and the new ones as the manifest, so that a run
+ * killed midway still knows every page it may have written. finish: removes the previous
+ * pages no longer produced, then writes the new pages alone. */
+clb_error site_manifest_check(const site_ctx *c, clb_diag *d);
+clb_error site_manifest_begin(const site_ctx *c, clb_diag *d);
+clb_error site_manifest_finish(const site_ctx *c, clb_diag *d);
 
 #endif

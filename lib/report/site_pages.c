@@ -11,21 +11,26 @@ static void meta_item(FILE *f, const char *label, const char *value)
     html_puts(f, *site_s(value) ? value : "-");
 }
 
-static void ceilings_table(FILE *f, const clb_site_device *dv)
+/* The device's headline figures that it measured. */
+static void ceilings_table(FILE *f, const clb_site_ceiling *v, size_t n)
 {
-    if (!dv->nceilings)
-        return;
-    fputs("<table><tr><th>headline</th><th>value</th></tr>\n", f);
-    for (size_t i = 0; i < dv->nceilings; i++) {
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i].value))
+            continue;
+        if (!shown++)
+            fputs("<table><tr><th>headline</th><th>value</th></tr>\n", f);
         fputs("<tr>", f);
-        site_td(f, dv->ceilings[i].name);
-        site_td_num(f, dv->ceilings[i].value, dv->ceilings[i].unit);
+        site_td(f, v[i].name);
+        site_td_num(f, v[i].value, v[i].unit);
         fputs("</tr>\n", f);
     }
-    fputs("</table>\n", f);
+    if (shown)
+        fputs("</table>\n", f);
 }
 
-clb_error site_device_page(const site_ctx *c, size_t dev, clb_diag *d)
+clb_error site_device_page(const site_ctx *c, size_t dev, const clb_site_row *rows, size_t nrows,
+                           const clb_site_ceiling *ceilings, size_t nceilings, clb_diag *d)
 {
     const clb_site_device *dv = &c->m->devices[dev];
     const site_group *g = &c->groups[c->dev_group[dev]];
@@ -45,12 +50,12 @@ clb_error site_device_page(const site_ctx *c, size_t dev, clb_diag *d)
     meta_item(f, "host", dv->host);
     site_time(t, sizeof t, dv->last_run);
     fprintf(f, " &middot; last run %s UTC</p>\n", t);
-    ceilings_table(f, dv);
+    ceilings_table(f, ceilings, nceilings);
     fprintf(f, "<h2>History</h2>\n<p class=\"small\">%zu rows; per run a dot (hover: time, value, spread), "
                "the band its spread, red on the baseline a run without a measured number.</p>\n"
-               "<div class=\"grid\">\n", dv->nrows);
-    for (size_t i = 0; i < dv->nrows; i++)
-        site_history(f, &dv->rows[i]);
+               "<div class=\"grid\">\n", nrows);
+    for (size_t i = 0; i < nrows; i++)
+        site_history(f, &rows[i]);
     fputs("</div>\n", f);
     site_foot(f, c);
     return site_close(o, f, d);
@@ -122,13 +127,35 @@ clb_error site_scores_page(const site_ctx *c, clb_diag *d)
     return site_close(o, f, d);
 }
 
-/* The device's headline figure named name, or NULL. */
-static const clb_site_ceiling *ceiling_of(const clb_site_device *dv, const char *name)
+/* The device's kept headline figure of the name id, or NULL. */
+static const site_ceil *ceiling_of(const site_ctx *c, size_t dev, uint32_t name)
 {
-    for (size_t i = 0; i < dv->nceilings; i++)
-        if (strcmp(site_s(dv->ceilings[i].name), name) == 0)
-            return &dv->ceilings[i];
+    for (size_t i = 0; i < c->ceil_n[dev]; i++)
+        if (c->ceils[c->ceil_first[dev] + i].name == name)
+            return &c->ceils[c->ceil_first[dev] + i];
     return NULL;
+}
+
+/* The index's headline columns: the distinct names, first seen first, that some device has a
+ * number for. */
+static void index_ceilings(site_ctx *c)
+{
+    enum { SEEN = 8 * SITE_INDEX_CEILINGS };
+    uint32_t seen[SEEN];
+    int measured[SEEN];
+    size_t nseen = 0;
+    for (size_t i = 0; i < c->nceils; i++) {
+        size_t j = 0;
+        while (j < nseen && seen[j] != c->ceils[i].name)
+            j++;
+        if (j == nseen && nseen < SEEN)
+            seen[nseen] = c->ceils[i].name, measured[nseen++] = 0;
+        if (j < nseen)
+            measured[j] |= isfinite(c->ceils[i].value);
+    }
+    for (size_t j = 0; j < nseen && c->nceil < SITE_INDEX_CEILINGS; j++)
+        if (measured[j])
+            c->ceil_id[c->nceil] = seen[j], c->ceil[c->nceil++] = site_str(c, seen[j]);
 }
 
 static void index_models(FILE *f, const site_ctx *c)
@@ -158,8 +185,8 @@ static void index_device(FILE *f, const site_ctx *c, size_t dev)
     site_time(t, sizeof t, dv->last_run);
     fprintf(f, "<td class=\"num\">%s</td>", t);
     for (size_t k = 0; k < c->nceil; k++) {
-        const clb_site_ceiling *x = ceiling_of(dv, c->ceil[k]);
-        site_td_num(f, x ? x->value : NAN, x ? x->unit : NULL);
+        const site_ceil *x = ceiling_of(c, dev, c->ceil_id[k]);
+        site_td_num(f, x ? x->value : NAN, x ? site_str(c, x->unit) : NULL);
     }
     fputs("</tr>\n", f);
 }
@@ -186,11 +213,12 @@ static void index_devices(FILE *f, const site_ctx *c)
     fputs("</table>\n", f);
 }
 
-clb_error site_index_page(const site_ctx *c, clb_diag *d)
+clb_error site_index_page(site_ctx *c, clb_diag *d)
 {
     clb_output *o;
     FILE *f;
     const char *title = *site_s(c->m->title) ? c->m->title : "clbench results";
+    index_ceilings(c);
     if (site_open(c, "index.html", &o, &f, d) != CLB_OK)
         return d->err;
     site_head(f, title, "");

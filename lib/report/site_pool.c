@@ -1,0 +1,159 @@
+/* What the streaming site writer keeps between devices: each distinct string once (row names,
+ * units, statuses, headline names), the rows by (name, unit), each device's headline figures,
+ * and per (device, row) its latest run in a spill file for the model pages. */
+#include "report/site_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash(const void *key, size_t len)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *p = key, *e = p + len; p < e; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return h;
+}
+
+static int rehash(site_pool *p, size_t tabn)
+{
+    uint32_t *t = calloc(tabn, sizeof *t);
+    if (!t)
+        return 0;
+    for (size_t i = 0; i < p->n; i++) {
+        size_t k = (size_t)hash(p->s[i], p->len[i]) & (tabn - 1);
+        while (t[k])
+            k = (k + 1) & (tabn - 1);
+        t[k] = (uint32_t)(i + 1);
+    }
+    free(p->tab);
+    p->tab = t, p->tabn = tabn;
+    return 1;
+}
+
+size_t site_pool_add(site_pool *p, const void *key, size_t len)
+{
+    if (2 * (p->n + 1) > p->tabn && (p->n >= UINT32_MAX / 4 || !rehash(p, p->tabn ? 2 * p->tabn : 256)))
+        return SIZE_MAX;
+    size_t k = (size_t)hash(key, len) & (p->tabn - 1);
+    for (; p->tab[k]; k = (k + 1) & (p->tabn - 1)) {
+        size_t i = p->tab[k] - 1;
+        if (p->len[i] == len && memcmp(p->s[i], key, len) == 0)
+            return i;
+    }
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 64;
+        char **s = realloc(p->s, cap * sizeof *s);
+        if (s)
+            p->s = s;
+        size_t *l = s ? realloc(p->len, cap * sizeof *l) : NULL;
+        if (!l)
+            return SIZE_MAX;
+        p->len = l, p->cap = cap;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return SIZE_MAX;
+    memcpy(copy, key, len);
+    copy[len] = '\0';
+    p->s[p->n] = copy, p->len[p->n] = len;
+    p->tab[k] = (uint32_t)(p->n + 1);
+    return p->n++;
+}
+
+void site_pool_free(site_pool *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->s[i]);
+    free(p->s), free(p->len), free(p->tab);
+    memset(p, 0, sizeof *p);
+}
+
+uint32_t site_str_id(site_ctx *c, const char *s)
+{
+    if (!s)
+        return 0;
+    size_t i = site_pool_add(&c->strs, s, strlen(s));
+    return i == SIZE_MAX ? UINT32_MAX : (uint32_t)(i + 1);
+}
+
+const char *site_str(const site_ctx *c, uint32_t id)
+{
+    return id && id <= c->strs.n ? c->strs.s[id - 1] : NULL;
+}
+
+uint32_t site_row_id(site_ctx *c, const char *name, const char *unit, int better)
+{
+    uint32_t key[2] = {site_str_id(c, site_s(name)), site_str_id(c, site_s(unit))};
+    if (key[0] == UINT32_MAX || key[1] == UINT32_MAX)
+        return UINT32_MAX;
+    size_t n = c->rows.n, i = site_pool_add(&c->rows, key, sizeof key);
+    if (i == SIZE_MAX)
+        return UINT32_MAX;
+    if (i == n) { /* new: its direction */
+        if (i >= c->row_cap) {
+            size_t cap = c->row_cap ? 2 * c->row_cap : 64;
+            int *b = realloc(c->row_better, cap * sizeof *b);
+            if (!b)
+                return UINT32_MAX;
+            c->row_better = b, c->row_cap = cap;
+        }
+        c->row_better[i] = better;
+    }
+    return (uint32_t)i;
+}
+
+/* The records of one device in row order: name, then unit (what the model pages group by). */
+static const site_ctx *sort_c;
+static int cmp_rec(const void *a, const void *b)
+{
+    const uint32_t *x = (const uint32_t *)sort_c->rows.s[((const site_rec *)a)->row];
+    const uint32_t *y = (const uint32_t *)sort_c->rows.s[((const site_rec *)b)->row];
+    int r = strcmp(site_str(sort_c, x[0]), site_str(sort_c, y[0]));
+    return r ? r : strcmp(site_str(sort_c, x[1]), site_str(sort_c, y[1]));
+}
+
+clb_error site_spill_device(site_ctx *c, size_t dev, const clb_site_row *rows, size_t nrows, clb_diag *d)
+{
+    site_rec *v = malloc(nrows ? nrows * sizeof *v : 1);
+    if (!v)
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    for (size_t r = 0; r < nrows; r++) {
+        const clb_site_row *row = &rows[r];
+        const clb_site_point *last = row->npoints ? &row->points[row->npoints - 1] : NULL;
+        v[r] = (site_rec){site_row_id(c, row->name, row->unit, row->better),
+                          last ? site_str_id(c, last->status) : 0, last ? last->time : 0, last ? last->value : 0,
+                          last != NULL, 0};
+        if (v[r].row == UINT32_MAX || v[r].status == UINT32_MAX) {
+            free(v);
+            return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+        }
+    }
+    sort_c = c;
+    qsort(v, nrows, sizeof *v, cmp_rec);
+    c->spill_at[dev] = c->spill_end;
+    c->spill_n[dev] = (uint32_t)nrows;
+    int ok = nrows <= UINT32_MAX && fwrite(v, sizeof *v, nrows, c->spill) == nrows;
+    c->spill_end += nrows * sizeof *v;
+    free(v);
+    return ok ? CLB_OK : clb_diag_set(d, CLB_ERR_IO, "cannot write the site's temporary file in %s", c->dir);
+}
+
+clb_error site_keep_ceilings(site_ctx *c, size_t dev, const clb_site_ceiling *v, size_t n, clb_diag *d)
+{
+    if (c->nceils + n > c->ceils_cap) {
+        size_t cap = 2 * (c->nceils + n) + 64;
+        site_ceil *x = realloc(c->ceils, cap * sizeof *x);
+        if (!x)
+            return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+        c->ceils = x, c->ceils_cap = cap;
+    }
+    c->ceil_first[dev] = c->nceils;
+    c->ceil_n[dev] = (uint32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        site_ceil k = {site_str_id(c, site_s(v[i].name)), site_str_id(c, site_s(v[i].unit)), v[i].value};
+        if (k.name == UINT32_MAX || k.unit == UINT32_MAX)
+            return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+        c->ceils[c->nceils++] = k;
+    }
+    return CLB_OK;
+}
