@@ -44,17 +44,18 @@ size_t gemm_warp_items(const gemm_blk *b)
 
 size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec)
 {
-    return (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + 4u + b->tsn) * prec;
+    return (b->dbuf >= 3 ? b->dbuf : b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + 4u + b->tsn) * prec;
 }
 
 /* Family 3's kernel assumes fragments of vw = 4 (or 2) rows and columns, 1, 2 or 4 of each per
- * item, at most 8 x 8 outputs, one or two local buffers (dbuf 2: two, B copied asynchronously), K slices of whole 4-vectors and, with
+ * item, at most 8 x 8 outputs, one or two local buffers (dbuf 2: two, B copied asynchronously;
+ * 3, 4: a ring of that many stages, A and B copied asynchronously), K slices of whole 4-vectors and, with
  * lanes along N, whole warps of 32 that tile the items' grid. */
 static int warp_ok(const gemm_blk *b)
 {
     unsigned rm = b->wptm ? b->tsm / b->wptm : 0, rn = b->wptn ? b->tsn / b->wptn : 0;
     unsigned gm = b->vw ? b->wptm / b->vw : 0, gn = b->vw ? b->wptn / b->vw : 0;
-    return (b->vw == 4 || b->vw == 2) && b->dbuf <= 2 && b->wptm % b->vw == 0 &&
+    return (b->vw == 4 || b->vw == 2) && b->dbuf <= 4 && b->wptm % b->vw == 0 &&
            b->wptn % b->vw == 0 && (gm == 1 || gm == 2 || gm == 4) && (gn == 1 || gn == 2 || gn == 4) &&
            b->wptm <= 8 && b->wptn <= 8 && b->tsk && b->tsk % 4 == 0 && b->tsn % 4 == 0 &&
            b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0 &&

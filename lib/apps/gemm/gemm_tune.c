@@ -17,6 +17,7 @@
 #define WR1(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 0, 3, 0, 0, 0, 0, 0, ln, 0}
 #define WR2S(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 1}
 #define WRA(m, n, k, tm, tn, v, ln) {m, n, k, tm, tn, v, 2, 3, 0, 0, 0, 0, 0, ln, 0}
+#define WRR(m, n, k, ln, st, fa) {m, n, k, 8, 8, 4, st, 3, 0, 0, 0, 0, 0, ln, fa}
 static const gemm_blk candidates[] = {
     BLK(64, 64, 16, 4, 4, 1, 0), /* the regblock rung's (the other fixed rungs' are below) */
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
@@ -67,6 +68,13 @@ static const gemm_blk candidates[] = {
     WRA(64, 128, 8, 8, 8, 2, 8),   WRA(64, 128, 16, 8, 8, 2, 8),  WRA(128, 64, 8, 8, 8, 2, 8),
     WR2(64, 128, 8, 8, 8, 8, 1),   WRA(128, 128, 16, 8, 8, 4, 8), WRA(128, 128, 16, 8, 8, 4, 0),
     WRA(128, 128, 8, 8, 8, 4, 8),
+    /* A and B by cp.async into a ring of 3 or 4 stages, one barrier a slice (dbuf = stages;
+     * NVIDIA SGEMM only): cuBLAS's FFMA form, 128 x 128 x 8 in 3 stages; its neighbours in
+     * depth, stages, warp shape, fragment spelling, and the 256-long blocks of 512 items */
+    WRR(128, 128, 8, 8, 3, 0),     WRR(128, 128, 8, 8, 4, 0),     WRR(128, 128, 8, 4, 3, 0),
+    WRR(128, 128, 8, 0, 3, 0),     WRR(128, 128, 8, 8, 3, 1),     WRR(128, 128, 8, 4, 4, 1),
+    WRR(128, 128, 12, 8, 3, 0),    WRR(256, 128, 8, 8, 3, 0),     WRR(128, 256, 8, 8, 3, 0),
+    WRR(128, 64, 8, 8, 4, 0),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -221,9 +229,11 @@ static int plausible(const int *point, void *user)
         int fits = gemm_warp_local_bytes(b, t->prec) <= t->local_mem && gemm_warp_items(b) <= t->max_wg;
         if (fixed)
             return fits;
-        if (b->dbuf == 2) /* cp.async on NVIDIA; elsewhere only when the family is asked for
-                             (tests: the plain copy that stands in for it) */
-            return fits && (t->family == 3 || (t->nvidia && !t->cpu)) && (b->vw == 4 || t->prec == 8);
+        if (b->dbuf >= 2) /* cp.async on NVIDIA; elsewhere only when the family is asked for
+                             (tests: the plain copy that stands in for it); the ring (dbuf 3, 4)
+                             for SGEMM only */
+            return fits && (t->family == 3 || (t->nvidia && !t->cpu)) &&
+                   (b->dbuf == 2 ? b->vw == 4 || t->prec == 8 : t->prec == 4);
         return !(t->family < 0 && t->cpu) && ((b->vw == 4 && b->dbuf) || t->prec == 8) && fits;
     }
     unsigned w = b->family ? b->w : b->vw;
@@ -238,7 +248,12 @@ static void describe_blk(const gemm_blk *b, char *buf, size_t n)
     if (b->family == 3)
         snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u%s%s%s", b->tsm, b->tsn,
                  b->tsk, b->wptm, b->wptn, b->ln, b->vw == 2 ? " frag=2" : "",
-                 b->dbuf == 2 ? " b_async" : b->dbuf ? "" : " one_buffer", b->fa ? " scalar_offsets" : "");
+                 b->dbuf == 4   ? " ab_async_4_stages"
+                 : b->dbuf == 3 ? " ab_async_3_stages"
+                 : b->dbuf == 2 ? " b_async"
+                 : b->dbuf      ? ""
+                                : " one_buffer",
+                 b->fa ? " scalar_offsets" : "");
     else if (b->family == 2)
         snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
     else if (b->family)
