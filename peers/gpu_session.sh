@@ -46,6 +46,15 @@
 #   closer-sass    ptxas -v and cuobjdump -sass of every dumped program: OUT/closer/sass.txt (per
 #                  program: registers, spills, instruction counts), OUT/closer/sass.tar.xz
 #   closer-extra   tiled_1d at 32 points per item and at s = 32; tiled_2d (registers) at 24 points
+#   closer2-gemm   compute.fp32.fma, memory.copy, app.sgemm.tuned (--retune, family 3: the warp
+#                  tiles with the cp.async ring), app.sgemm.cublas; then PAIRS (6) rounds of the
+#                  tuned row and cuBLAS, each in its own run, order alternating (peers/row_pairs.py)
+#   closer2-bruss  BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps, form local: memory.copy, vectorized, tiled_2d
+#                  (dumped), then tiled_2d at BRUSS_SWEEP's points per item:steps per launch; PAIRS
+#                  rounds of tiled_2d (the fastest of those settings) and vectorized
+#   closer2-twins  the CUDA twins' rows (mcpi, strmatch, dgemm.cublas, euler) and the check
+#                  that every twin row of closer2 carries params.total_s >= kernel_s
+#                  (peers/twin_total_check.py)
 # Suite, recommend, fleet:
 #   suite     clbench suite --quick --platforms all twice, then compare at 3 %
 #   suitefull clbench suite --full
@@ -74,6 +83,65 @@ pack() { tar czf "$out/../results.tgz.tmp" -C "$out" --exclude=cache --exclude=d
 # FILE LIMIT_S COMMAND...: stdout and stderr to OUT/FILE, then "FILE: exit N" into OUT/FILE.
 to() { local f=$1 lim=$2; shift 2; mkdir -p "$(dirname "$out/$f")"
        timeout "$lim" "$@" >"$out/$f" 2>&1; echo "exit $?" >>"$out/$f"; }
+
+# DIR ROUNDS LIMIT_S ROW_A ROW_B [run options]: the two rows in rounds, each in its own run
+# (one run takes its rows in the registry's order), A first in even rounds, B first in odd ones;
+# DIR/summary.txt: the per-round ratio's median and interval (peers/row_pairs.py)
+row_pairs() {
+    local dir=$1 n=$2 lim=$3 a=$4 b=$5 i r; shift 5
+    for ((i = 0; i < n; i++)); do
+        for r in $( ((i % 2 == 0)) && echo "$a $b" || echo "$b $a"); do
+            to "$dir/round-$i-${r##*.}.txt" "$lim" "$clb" run -d "$gpu" "$@" "$r" --json "$out/$dir/round-$i-${r##*.}.json"
+        done
+    done
+    python3 peers/row_pairs.py "$a" "$b" "$out/$dir" >"$out/$dir/summary.txt" 2>&1
+}
+
+# BRUSS2D f32 N = 4096, 64 steps, form local, tiled_2d alone at POINTS:STEPS (0: the rule's)
+bruss_at() { # POINTS:STEPS FILE LIMIT_S [rows...]
+    local v=$1 f=$2 lim=$3 e=(CLBENCH_EULER_TILE2D_FORM=local CLBENCH_EULER_GRID="${BRUSS_GRID:-4096}" CLBENCH_EULER_STEPS=64); shift 3
+    [ "${v%:*}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_POINTS=${v%:*}")
+    [ "${v#*:}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_STEPS=${v#*:}")
+    to "$f.txt" "$lim" env "${e[@]}" "$clb" run -d "$gpu" --reps 5 "$@" --json "$out/$f.json"
+}
+
+closer2() {
+    case $1 in
+    closer2-gemm)
+        export XDG_CACHE_HOME=$out/closer2/cache
+        CLBENCH_DUMP_DIR=$out/dump CLBENCH_TUNE_FAMILY=3 to closer2/gemm-search.txt 200 "$clb" run -d "$gpu" --retune \
+            compute.fp32.fma memory.copy app.sgemm.tuned app.sgemm.cublas --json "$out/closer2/gemm-search.json"
+        row_pairs closer2/sgemm-pairs "${PAIRS:-6}" 60 app.sgemm.tuned app.sgemm.cublas --reps 5
+        unset XDG_CACHE_HOME ;;
+    closer2-bruss)
+        CLBENCH_DUMP_DIR=$out/dump bruss_at 0:0 closer2/bruss-default 60 memory.copy app.euler.bruss2d.f32.vectorized \
+            app.euler.bruss2d.f32.tiled_2d
+        for v in ${BRUSS_SWEEP:-0:8 12:0 24:0}; do
+            bruss_at "$v" "closer2/bruss-sweep-$v" 40 app.euler.bruss2d.f32.tiled_2d
+        done
+        # the fastest setting (ns per component-step, lower is better) for the pairs
+        local best; best=$(python3 -c 'import glob, json, os, sys
+v = {}
+for f in glob.glob(sys.argv[1] + "/bruss-*.json"):
+    for r in json.load(open(f))["devices"][0]["results"]:
+        if r["name"].endswith("tiled_2d") and r["status"] == "ok":
+            v[os.path.basename(f)[:-5].split("-")[-1]] = r["value"]
+print(min(v, key=v.get) if v else "0:0")' "$out/closer2" | sed 's/^default$/0:0/')
+        echo "fastest setting (points:steps, 0 = the rule's): $best" >"$out/closer2/bruss-best.txt"
+        local e=(CLBENCH_EULER_TILE2D_FORM=local CLBENCH_EULER_GRID="${BRUSS_GRID:-4096}" CLBENCH_EULER_STEPS=64)
+        [ "${best%:*}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_POINTS=${best%:*}")
+        [ "${best#*:}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_STEPS=${best#*:}")
+        ( export "${e[@]}"; row_pairs closer2/bruss-pairs "${PAIRS:-6}" 40 app.euler.bruss2d.f32.tiled_2d \
+            app.euler.bruss2d.f32.vectorized --reps 5 ) ;;
+    closer2-twins)
+        to closer2/twins.txt 60 "$clb" run -d "$gpu" --reps 5 app.mcpi.cuda app.strmatch.cuda app.dgemm.cublas \
+            app.euler.cuda --json "$out/closer2/twins.json"
+        # (set -f: no globbing here)
+        python3 peers/twin_total_check.py "$out/closer2/twins.json" "$out/closer2/gemm-search.json" \
+            $(find "$out/closer2/sgemm-pairs" -name 'round-*-cublas.json' | sort) >"$out/closer2/twins-total.txt" 2>&1
+        echo "exit $?" >>"$out/closer2/twins-total.txt" ;;
+    esac
+}
 
 full_pair() {
     local iso=${FULL_ISOLATION:-on}
@@ -185,6 +253,7 @@ section() {
                again=$(python3 -c 'import json,sys; print(" ".join(r["name"] for r in json.load(open(sys.argv[1]))["devices"][0]["results"] if r["status"] != "ok"))' "$out/closer/gemm.json" 2>/dev/null)
                [ -z "$again" ] || XDG_CACHE_HOME=$out/closer/cache to closer/gemm-again.txt 90 "$clb" run -d "$gpu" compute.fp32.fma \
                    compute.fp64.fma $again --json "$out/closer/gemm-again.json" ;;
+    closer2-*) closer2 "$1" ;;
     closer-sass)
                to closer/sass-log.txt 90 bash peers/sass_summary.sh "$out/dump" "$out/closer" ;;
     closer-extra)
@@ -213,7 +282,7 @@ section() {
 
 for s in "$@"; do
     t0=$(date +%s)
-    case $s in closer-*) mkdir -p "$out/dump" "$out/closer" ;; esac
+    case $s in closer-* | closer2-*) mkdir -p "$out/dump" "$out/closer" "$out/closer2" ;; esac
     section "$s"
     echo "section $s: exit $?, $(( $(date +%s) - t0 )) s" | tee -a "$out/timing.txt"
     pack
