@@ -21,6 +21,8 @@ typedef struct gemm_blk {
                                                      addresses, but NVIDIA's compiler schedules the
                                                      8-deep SGEMM tile 1.6x faster with the first and
                                                      the 16-deep one 1.1x faster with the second */
+    unsigned mr;                                  /* family 3: registers per item at most (NVIDIA's build
+                                                     option -cl-nv-maxrregcount; 0: the compiler's choice) */
 } gemm_blk;
 
 typedef struct gemm_rung {

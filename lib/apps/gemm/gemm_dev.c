@@ -225,9 +225,9 @@ cleanup:
 static void dump_binary(cl_program prog, const gemm_rung *r, const gemm_blk *b, size_t prec)
 {
     char name[160], path[1024];
-    snprintf(name, sizeof name, "gemm_%s_%s_f%u_%ux%ux%u_%ux%u_vw%u_db%u_ln%u_fa%u", r->name,
+    snprintf(name, sizeof name, "gemm_%s_%s_f%u_%ux%ux%u_%ux%u_vw%u_db%u_ln%u_fa%u%s%.0u", r->name,
              prec == 4 ? "s" : "d", b->family, b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->vw, b->dbuf,
-             b->ln, b->fa);
+             b->ln, b->fa, b->mr ? "_mr" : "", b->mr);
     clb_dump_program_binary(prog, name, path, sizeof path);
 }
 
@@ -235,18 +235,24 @@ clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, co
                          gemm_dev *g)
 {
     clb_diag *d = &c->diag;
-    char pre[512], kname[64];
+    char pre[512], kname[64], opts[64] = "";
     size_t lbytes = 0;
+    int nvidia = strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA") != NULL;
     *g = (gemm_dev){.c = c, .m = m, .q = clb_device_queue(c->dev)};
     if (geometry(g, r, blk, m->prec, &lbytes, d) != CLB_OK)
         return d->err;
     if (m->n > 0x7fffffff / m->n)
         return clb_diag_set(d, CLB_ERR_UNSUPPORTED, "n = %zu overflows the kernels' int indices", m->n);
     prefix(r, blk, m->prec, g->kp, pre, sizeof pre);
-    if (strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA")) /* inline PTX (cp.async) */
+    if (nvidia) /* inline PTX (cp.async) */
         snprintf(pre + strlen(pre), sizeof pre - strlen(pre), "#define WCP_ASM 1\n");
+    if (blk->mr && !nvidia)
+        return clb_diag_set(d, CLB_ERR_UNSUPPORTED, "a register cap (max_regs %u) is a build option of "
+                            "NVIDIA's OpenCL compiler only", blk->mr);
+    if (blk->mr)
+        snprintf(opts, sizeof opts, "-cl-nv-maxrregcount=%u", blk->mr);
     snprintf(kname, sizeof kname, "gemm_%s", r->name);
-    if (clb_build(c, "gemm_rungs", pre, "", &g->prog) != CLB_OK)
+    if (clb_build(c, "gemm_rungs", pre, opts, &g->prog) != CLB_OK)
         return d->err;
     CLB_CL(d, g->k = clCreateKernel(g->prog, kname, CLB_ERRP));
     dump_binary(g->prog, r, blk, m->prec);
