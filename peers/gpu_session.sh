@@ -49,9 +49,9 @@
 #   closer2-gemm   compute.fp32.fma, memory.copy, app.sgemm.tuned (--retune, family 3: the warp
 #                  tiles with the cp.async ring), app.sgemm.cublas; then PAIRS (6) rounds of the
 #                  tuned row and cuBLAS, each in its own run, order alternating (peers/row_pairs.py)
-#   closer2-bruss  BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps, form local: memory.copy, vectorized, tiled_2d
-#                  (dumped), then tiled_2d at BRUSS_SWEEP's points per item:steps per launch; PAIRS
-#                  rounds of tiled_2d (the fastest of those settings) and vectorized
+#   closer2-bruss  BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps: memory.copy, vectorized, tiled_2d
+#                  (form local), then tiled_2d at BRUSS_SWEEP's form:points per item:steps per
+#                  launch (dumped); PAIRS rounds of tiled_2d (the fastest setting) and vectorized
 #   closer2-twins  the CUDA twins' rows (mcpi, strmatch, dgemm.cublas, euler) and the check
 #                  that every twin row of closer2 carries params.total_s >= kernel_s
 #                  (peers/twin_total_check.py)
@@ -97,12 +97,18 @@ row_pairs() {
     python3 peers/row_pairs.py "$a" "$b" "$out/$dir" >"$out/$dir/summary.txt" 2>&1
 }
 
-# BRUSS2D f32 N = 4096, 64 steps, form local, tiled_2d alone at POINTS:STEPS (0: the rule's)
-bruss_at() { # POINTS:STEPS FILE LIMIT_S [rows...]
-    local v=$1 f=$2 lim=$3 e=(CLBENCH_EULER_TILE2D_FORM=local CLBENCH_EULER_GRID="${BRUSS_GRID:-4096}" CLBENCH_EULER_STEPS=64); shift 3
-    [ "${v%:*}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_POINTS=${v%:*}")
-    [ "${v#*:}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_STEPS=${v#*:}")
-    to "$f.txt" "$lim" env "${e[@]}" "$clb" run -d "$gpu" --reps 5 "$@" --json "$out/$f.json"
+# BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps: the environment of setting FORM:POINTS:STEPS
+# (points per item, steps per launch; 0: the rule's)
+bruss_env() {
+    local v=$1
+    echo "CLBENCH_EULER_TILE2D_FORM=${v%%:*} CLBENCH_EULER_GRID=${BRUSS_GRID:-4096} CLBENCH_EULER_STEPS=64"
+    v=${v#*:}
+    [ "${v%:*}" = 0 ] || echo "CLBENCH_EULER_TILE2D_POINTS=${v%:*}"
+    [ "${v#*:}" = 0 ] || echo "CLBENCH_EULER_TILE2D_STEPS=${v#*:}"
+}
+bruss_at() { # FORM:POINTS:STEPS FILE LIMIT_S [rows...]
+    local v=$1 f=$2 lim=$3; shift 3
+    to "$f.txt" "$lim" env $(bruss_env "$v") "$clb" run -d "$gpu" --reps 5 "$@" --json "$out/$f.json"
 }
 
 closer2() {
@@ -114,24 +120,23 @@ closer2() {
         row_pairs closer2/sgemm-pairs "${PAIRS:-6}" 60 app.sgemm.tuned app.sgemm.cublas --reps 5
         unset XDG_CACHE_HOME ;;
     closer2-bruss)
-        CLBENCH_DUMP_DIR=$out/dump bruss_at 0:0 closer2/bruss-default 60 memory.copy app.euler.bruss2d.f32.vectorized \
-            app.euler.bruss2d.f32.tiled_2d
-        for v in ${BRUSS_SWEEP:-0:8 12:0 24:0}; do
-            bruss_at "$v" "closer2/bruss-sweep-$v" 40 app.euler.bruss2d.f32.tiled_2d
+        CLBENCH_DUMP_DIR=$out/dump bruss_at local:0:0 closer2/bruss-local:0:0 60 memory.copy \
+            app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d
+        for v in ${BRUSS_SWEEP:-local_all:0:0 local_all:12:0 local_all:0:8}; do
+            # one program per kernel name is dumped: the form's own setting (points and steps: the rule's)
+            CLBENCH_DUMP_DIR=$([ "${v#*:}" = 0:0 ] && echo "$out/dump") bruss_at "$v" "closer2/bruss-$v" 40 \
+                app.euler.bruss2d.f32.tiled_2d
         done
         # the fastest setting (ns per component-step, lower is better) for the pairs
         local best; best=$(python3 -c 'import glob, json, os, sys
 v = {}
-for f in glob.glob(sys.argv[1] + "/bruss-*.json"):
+for f in glob.glob(sys.argv[1] + "/bruss-*:*:*.json"):
     for r in json.load(open(f))["devices"][0]["results"]:
         if r["name"].endswith("tiled_2d") and r["status"] == "ok":
-            v[os.path.basename(f)[:-5].split("-")[-1]] = r["value"]
-print(min(v, key=v.get) if v else "0:0")' "$out/closer2" | sed 's/^default$/0:0/')
-        echo "fastest setting (points:steps, 0 = the rule's): $best" >"$out/closer2/bruss-best.txt"
-        local e=(CLBENCH_EULER_TILE2D_FORM=local CLBENCH_EULER_GRID="${BRUSS_GRID:-4096}" CLBENCH_EULER_STEPS=64)
-        [ "${best%:*}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_POINTS=${best%:*}")
-        [ "${best#*:}" = 0 ] || e+=("CLBENCH_EULER_TILE2D_STEPS=${best#*:}")
-        ( export "${e[@]}"; row_pairs closer2/bruss-pairs "${PAIRS:-6}" 40 app.euler.bruss2d.f32.tiled_2d \
+            v[os.path.basename(f)[6:-5]] = r["value"]
+print(min(v, key=v.get) if v else "local:0:0")' "$out/closer2")
+        echo "fastest setting (form:points:steps, 0 = the rule's): $best" >"$out/closer2/bruss-best.txt"
+        ( export $(bruss_env "$best"); row_pairs closer2/bruss-pairs "${PAIRS:-6}" 40 app.euler.bruss2d.f32.tiled_2d \
             app.euler.bruss2d.f32.vectorized --reps 5 ) ;;
     closer2-twins)
         to closer2/twins.txt 60 "$clb" run -d "$gpu" --reps 5 app.mcpi.cuda app.strmatch.cuda app.dgemm.cublas \
