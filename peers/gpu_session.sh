@@ -51,7 +51,8 @@
 #                  tuned row and cuBLAS, each in its own run, order alternating (peers/row_pairs.py)
 #   closer2-bruss  BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps: memory.copy, vectorized, tiled_2d
 #                  (form local), then tiled_2d at BRUSS_SWEEP's form:points per item:steps per
-#                  launch (dumped); PAIRS rounds of tiled_2d (the fastest setting) and vectorized
+#                  launch[:work-group size] (dumped); PAIRS rounds of tiled_2d (the fastest setting)
+#                  and vectorized
 #   closer2-twins  the CUDA twins' rows (mcpi, strmatch, dgemm.cublas, euler) and the check
 #                  that every twin row of closer2 carries params.total_s >= kernel_s
 #                  (peers/twin_total_check.py)
@@ -97,16 +98,16 @@ row_pairs() {
     python3 peers/row_pairs.py "$a" "$b" "$out/$dir" >"$out/$dir/summary.txt" 2>&1
 }
 
-# BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps: the environment of setting FORM:POINTS:STEPS
-# (points per item, steps per launch; 0: the rule's)
+# BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps: the environment of setting FORM:POINTS:STEPS[:LOCAL]
+# (points per item, steps per launch, work-group size; 0 or absent: the rule's)
 bruss_env() {
-    local v=$1
-    echo "CLBENCH_EULER_TILE2D_FORM=${v%%:*} CLBENCH_EULER_GRID=${BRUSS_GRID:-4096} CLBENCH_EULER_STEPS=64"
-    v=${v#*:}
-    [ "${v%:*}" = 0 ] || echo "CLBENCH_EULER_TILE2D_POINTS=${v%:*}"
-    [ "${v#*:}" = 0 ] || echo "CLBENCH_EULER_TILE2D_STEPS=${v#*:}"
+    local f; IFS=: read -r -a f <<<"$1"
+    echo "CLBENCH_EULER_TILE2D_FORM=${f[0]} CLBENCH_EULER_GRID=${BRUSS_GRID:-4096} CLBENCH_EULER_STEPS=64"
+    [ "${f[1]:-0}" = 0 ] || echo "CLBENCH_EULER_TILE2D_POINTS=${f[1]}"
+    [ "${f[2]:-0}" = 0 ] || echo "CLBENCH_EULER_TILE2D_STEPS=${f[2]}"
+    [ "${f[3]:-0}" = 0 ] || echo "CLBENCH_EULER_LOCAL=${f[3]}"
 }
-bruss_at() { # FORM:POINTS:STEPS FILE LIMIT_S [rows...]
+bruss_at() { # FORM:POINTS:STEPS[:LOCAL] FILE LIMIT_S [rows...]
     local v=$1 f=$2 lim=$3; shift 3
     to "$f.txt" "$lim" env $(bruss_env "$v") "$clb" run -d "$gpu" --reps 5 "$@" --json "$out/$f.json"
 }
@@ -122,7 +123,7 @@ closer2() {
     closer2-bruss)
         CLBENCH_DUMP_DIR=$out/dump bruss_at local:0:0 closer2/bruss-local:0:0 60 memory.copy \
             app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d
-        for v in ${BRUSS_SWEEP:-local_all:0:0 local_all:12:0 local_all:0:8}; do
+        for v in ${BRUSS_SWEEP:-local_all:0:0 local_all:0:5 local_all:0:7 local_all:20:0}; do
             # one program per kernel name is dumped: the form's own setting (points and steps: the rule's)
             CLBENCH_DUMP_DIR=$([ "${v#*:}" = 0:0 ] && echo "$out/dump") bruss_at "$v" "closer2/bruss-$v" 40 \
                 app.euler.bruss2d.f32.tiled_2d

@@ -2,7 +2,7 @@
 """The main loop of each kernel in cuobjdump -sass listings: the backward branch (BRA to a
 lower address) that spans the most instructions, and the instruction mix between its target
 and the branch: all, FFMA (and its share), the other FP32 arithmetic, LDS by width, STS, BAR,
-LDGSTS (cp.async), LDG, integer and predicate bookkeeping, and the most frequent opcodes. One
+LDGSTS (cp.async), LDG, LDL/STL (spills), integer and predicate bookkeeping, and the most frequent opcodes. One
 line per kernel (what the SASS of an unrolled k-slice or time-step loop says about issue slots).
 usage: sass_loops.py FILE.sass..."""
 import collections, re, sys
@@ -53,7 +53,7 @@ def main():
             print(f"{path}:{name}: loop {body[0][0]:#x}-{body[-1][0]:#x} {n} instructions: FFMA {base['FFMA']} "
                   f"({100.0 * base['FFMA'] / n:.1f} %), other FP32 {fp}, LDS {base['LDS']} (.128 {lds['.128']}, "
                   f".64 {lds['.64']}), STS {base['STS']}, BAR {base['BAR']}, LDGSTS {base['LDGSTS']}, "
-                  f"LDG {base['LDG']}, integer/predicate {ints}; top: "
+                  f"LDG {base['LDG']}, LDL/STL {base['LDL']}/{base['STL']}, integer/predicate {ints}; top: "
                   + ", ".join(f"{o} {c}" for o, c in ops.most_common(8)))
 
 

@@ -18,7 +18,9 @@ one() { # PTX file -> DUMP/sass/NAME.{ptx,ptxas,sass}
     # ("Unexpected EOF" on the last line: every dumped program on 2026-11-25, and a PTX file
     # with one NUL appended here): the NUL is stripped
     tr -d '\000' <"$f" >"$3/$n.ptx"
-    ptxas -arch="$2" -v "$3/$n.ptx" -o "$3/$n.cubin" 2>"$3/$n.ptxas" && cuobjdump -sass "$3/$n.cubin" >"$3/$n.sass"
+    # a program built with a register cap (gemm's _mrN): the driver's ptxas had the same cap
+    local cap=; [[ $n =~ _mr([0-9]+)$ ]] && cap="--maxrregcount ${BASH_REMATCH[1]}"
+    ptxas -arch="$2" -v $cap "$3/$n.ptx" -o "$3/$n.cubin" 2>"$3/$n.ptxas" && cuobjdump -sass "$3/$n.cubin" >"$3/$n.sass"
     rm -f "$3/$n.cubin"
 }
 export -f one

@@ -249,8 +249,10 @@ clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, co
     if (blk->mr && !nvidia)
         return clb_diag_set(d, CLB_ERR_UNSUPPORTED, "a register cap (max_regs %u) is a build option of "
                             "NVIDIA's OpenCL compiler only", blk->mr);
-    if (blk->mr)
+    if (blk->mr) {
         snprintf(opts, sizeof opts, "-cl-nv-maxrregcount=%u", blk->mr);
+        snprintf(pre + strlen(pre), sizeof pre - strlen(pre), "#define WMR 1\n");
+    }
     snprintf(kname, sizeof kname, "gemm_%s", r->name);
     if (clb_build(c, "gemm_rungs", pre, opts, &g->prog) != CLB_OK)
         return d->err;

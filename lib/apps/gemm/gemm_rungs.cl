@@ -665,8 +665,19 @@ void warp_tiles_async(int M, int N, int K, __global const REAL *A, __global cons
 #define WT_BODY warp_tiles
 #endif
 
+/* WMR (a register cap from the host's build option): no required work-group size, which NVIDIA's
+ * compiler turns into .reqntid, and then ptxas ignores the cap (seen with ptxas 13.0 on the
+ * dumped PTX: 155 registers either way) */
+#ifndef WMR
+#define WMR 0
+#endif
+#if WMR
+#define WT_ATTR
+#else
+#define WT_ATTR __attribute__((reqd_work_group_size(WNT, 1, 1)))
+#endif
 #define WARP_KERNEL(name)                                                                    \
-    __kernel __attribute__((reqd_work_group_size(WNT, 1, 1))) void name(                     \
+    __kernel WT_ATTR void name(                                                              \
         int M, int N, int K, __global const REAL *A, __global const REAL *B, __global REAL *C) \
     {                                                                                        \
         __local REAL4 As[WNB * WBK * WAS / 4], Bs[WNB * WBK * WBN / 4];                      \

@@ -254,7 +254,7 @@ static int plausible(const int *point, void *user)
 
 static void describe_blk(const gemm_blk *b, char *buf, size_t n)
 {
-    if (b->family == 3)
+    if (b->family == 3) {
         snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u%s%s%s", b->tsm, b->tsn,
                  b->tsk, b->wptm, b->wptn, b->ln, b->vw == 2 ? " frag=2" : "",
                  b->dbuf == 4   ? " ab_async_4_stages"
@@ -263,9 +263,9 @@ static void describe_blk(const gemm_blk *b, char *buf, size_t n)
                  : b->dbuf      ? ""
                                 : " one_buffer",
                  b->fa ? " scalar_offsets" : "");
-    if (b->family == 3 && b->mr && strlen(buf) < n)
-        snprintf(buf + strlen(buf), n - strlen(buf), " max_regs=%u", b->mr);
-    else if (b->family == 2)
+        if (b->mr && strlen(buf) < n)
+            snprintf(buf + strlen(buf), n - strlen(buf), " max_regs=%u", b->mr);
+    } else if (b->family == 2)
         snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
     else if (b->family)
         snprintf(buf, n, "vectors rm=%u w=%u vn=%u", b->rm, b->w, b->vn);
