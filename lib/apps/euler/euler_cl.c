@@ -405,7 +405,10 @@ void eu_cl_params(clb_result *res, const eu_state *s)
         clb_param_num(res, "patch_y", (double)g->ph);
         clb_param_num(res, "tiles", (double)(g->tiles_x * g->tiles_y));
         clb_param_num(res, "launches", (double)eu_geom2d_launches(g, s->steps));
-        clb_param_num(res, "tile_redundancy", eu_geom2d_redundancy(g, g->s));
+        /* local_all computes the whole patch every step, not the shrinking valid region */
+        clb_param_num(res, "tile_redundancy", s->tile2d_all && g->tx && g->ty
+                                                  ? (double)(g->pw * g->ph) / (double)(g->tx * g->ty)
+                                                  : eu_geom2d_redundancy(g, g->s));
         clb_param_num(res, "tile_local_bytes", (double)g->local_bytes);
         clb_param_num(res, "kernel_local_bytes", (double)s->kernel_local);
         return;
