@@ -46,6 +46,16 @@
 #   closer-sass    ptxas -v and cuobjdump -sass of every dumped program: OUT/closer/sass.txt (per
 #                  program: registers, spills, instruction counts), OUT/closer/sass.tar.xz
 #   closer-extra   tiled_1d at 32 points per item and at s = 32; tiled_2d (registers) at 24 points
+#   closer2-gemm   compute.fp32.fma, memory.copy, app.sgemm.tuned (--retune, family 3: the warp
+#                  tiles with the cp.async ring), app.sgemm.cublas; then PAIRS (6) rounds of the
+#                  tuned row and cuBLAS, each in its own run, order alternating (peers/row_pairs.py)
+#   closer2-bruss  BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps: memory.copy, vectorized, tiled_2d
+#                  (form local), then tiled_2d at BRUSS_SWEEP's form:points per item:steps per
+#                  launch[:work-group size] (dumped); PAIRS rounds of tiled_2d (the fastest setting)
+#                  and vectorized
+#   closer2-twins  the CUDA twins' rows (mcpi, strmatch, dgemm.cublas, euler) and the check
+#                  that every twin row of closer2 carries params.total_s >= kernel_s
+#                  (peers/twin_total_check.py)
 # Suite, recommend, fleet:
 #   suite     clbench suite --quick --platforms all twice, then compare at 3 %
 #   suitefull clbench suite --full
@@ -74,6 +84,70 @@ pack() { tar czf "$out/../results.tgz.tmp" -C "$out" --exclude=cache --exclude=d
 # FILE LIMIT_S COMMAND...: stdout and stderr to OUT/FILE, then "FILE: exit N" into OUT/FILE.
 to() { local f=$1 lim=$2; shift 2; mkdir -p "$(dirname "$out/$f")"
        timeout "$lim" "$@" >"$out/$f" 2>&1; echo "exit $?" >>"$out/$f"; }
+
+# DIR ROUNDS LIMIT_S ROW_A ROW_B [run options]: the two rows in rounds, each in its own run
+# (one run takes its rows in the registry's order), A first in even rounds, B first in odd ones;
+# DIR/summary.txt: the per-round ratio's median and interval (peers/row_pairs.py)
+row_pairs() {
+    local dir=$1 n=$2 lim=$3 a=$4 b=$5 i r; shift 5
+    for ((i = 0; i < n; i++)); do
+        for r in $( ((i % 2 == 0)) && echo "$a $b" || echo "$b $a"); do
+            to "$dir/round-$i-${r##*.}.txt" "$lim" "$clb" run -d "$gpu" "$@" "$r" --json "$out/$dir/round-$i-${r##*.}.json"
+        done
+    done
+    python3 peers/row_pairs.py "$a" "$b" "$out/$dir" >"$out/$dir/summary.txt" 2>&1
+}
+
+# BRUSS2D f32 N = BRUSS_GRID (4096), 64 steps: the environment of setting FORM:POINTS:STEPS[:LOCAL]
+# (points per item, steps per launch, work-group size; 0 or absent: the rule's)
+bruss_env() {
+    local f; IFS=: read -r -a f <<<"$1"
+    echo "CLBENCH_EULER_TILE2D_FORM=${f[0]} CLBENCH_EULER_GRID=${BRUSS_GRID:-4096} CLBENCH_EULER_STEPS=64"
+    [ "${f[1]:-0}" = 0 ] || echo "CLBENCH_EULER_TILE2D_POINTS=${f[1]}"
+    [ "${f[2]:-0}" = 0 ] || echo "CLBENCH_EULER_TILE2D_STEPS=${f[2]}"
+    [ "${f[3]:-0}" = 0 ] || echo "CLBENCH_EULER_LOCAL=${f[3]}"
+}
+bruss_at() { # FORM:POINTS:STEPS[:LOCAL] FILE LIMIT_S [rows...]
+    local v=$1 f=$2 lim=$3; shift 3
+    to "$f.txt" "$lim" env $(bruss_env "$v") "$clb" run -d "$gpu" --reps 5 "$@" --json "$out/$f.json"
+}
+
+closer2() {
+    case $1 in
+    closer2-gemm)
+        export XDG_CACHE_HOME=$out/closer2/cache
+        CLBENCH_DUMP_DIR=$out/dump CLBENCH_TUNE_FAMILY=3 to closer2/gemm-search.txt 200 "$clb" run -d "$gpu" --retune \
+            compute.fp32.fma memory.copy app.sgemm.tuned app.sgemm.cublas --json "$out/closer2/gemm-search.json"
+        row_pairs closer2/sgemm-pairs "${PAIRS:-6}" 60 app.sgemm.tuned app.sgemm.cublas --reps 5
+        unset XDG_CACHE_HOME ;;
+    closer2-bruss)
+        CLBENCH_DUMP_DIR=$out/dump bruss_at local:0:0 closer2/bruss-local:0:0 60 memory.copy \
+            app.euler.bruss2d.f32.vectorized app.euler.bruss2d.f32.tiled_2d
+        for v in ${BRUSS_SWEEP:-local_all:0:0 local_all:0:5 local_all:0:7 local_all:20:0}; do
+            # one program per kernel name is dumped: the form's own setting (points and steps: the rule's)
+            CLBENCH_DUMP_DIR=$([ "${v#*:}" = 0:0 ] && echo "$out/dump") bruss_at "$v" "closer2/bruss-$v" 40 \
+                app.euler.bruss2d.f32.tiled_2d
+        done
+        # the fastest setting (ns per component-step, lower is better) for the pairs
+        local best; best=$(python3 -c 'import glob, json, os, sys
+v = {}
+for f in glob.glob(sys.argv[1] + "/bruss-*:*:*.json"):
+    for r in json.load(open(f))["devices"][0]["results"]:
+        if r["name"].endswith("tiled_2d") and r["status"] == "ok":
+            v[os.path.basename(f)[6:-5]] = r["value"]
+print(min(v, key=v.get) if v else "local:0:0")' "$out/closer2")
+        echo "fastest setting (form:points:steps, 0 = the rule's): $best" >"$out/closer2/bruss-best.txt"
+        ( export $(bruss_env "$best"); row_pairs closer2/bruss-pairs "${PAIRS:-6}" 40 app.euler.bruss2d.f32.tiled_2d \
+            app.euler.bruss2d.f32.vectorized --reps 5 ) ;;
+    closer2-twins)
+        to closer2/twins.txt 60 "$clb" run -d "$gpu" --reps 5 app.mcpi.cuda app.strmatch.cuda app.dgemm.cublas \
+            app.euler.cuda --json "$out/closer2/twins.json"
+        # (set -f: no globbing here)
+        python3 peers/twin_total_check.py "$out/closer2/twins.json" "$out/closer2/gemm-search.json" \
+            $(find "$out/closer2/sgemm-pairs" -name 'round-*-cublas.json' | sort) >"$out/closer2/twins-total.txt" 2>&1
+        echo "exit $?" >>"$out/closer2/twins-total.txt" ;;
+    esac
+}
 
 full_pair() {
     local iso=${FULL_ISOLATION:-on}
@@ -185,6 +259,7 @@ section() {
                again=$(python3 -c 'import json,sys; print(" ".join(r["name"] for r in json.load(open(sys.argv[1]))["devices"][0]["results"] if r["status"] != "ok"))' "$out/closer/gemm.json" 2>/dev/null)
                [ -z "$again" ] || XDG_CACHE_HOME=$out/closer/cache to closer/gemm-again.txt 90 "$clb" run -d "$gpu" compute.fp32.fma \
                    compute.fp64.fma $again --json "$out/closer/gemm-again.json" ;;
+    closer2-*) closer2 "$1" ;;
     closer-sass)
                to closer/sass-log.txt 90 bash peers/sass_summary.sh "$out/dump" "$out/closer" ;;
     closer-extra)
@@ -213,7 +288,7 @@ section() {
 
 for s in "$@"; do
     t0=$(date +%s)
-    case $s in closer-*) mkdir -p "$out/dump" "$out/closer" ;; esac
+    case $s in closer-* | closer2-*) mkdir -p "$out/dump" "$out/closer" "$out/closer2" ;; esac
     section "$s"
     echo "section $s: exit $?, $(( $(date +%s) - t0 )) s" | tee -a "$out/timing.txt"
     pack

@@ -2,7 +2,8 @@
 # The machine code behind the GPU figures: every program clbench dumped (CLBENCH_DUMP_DIR; on
 # NVIDIA the binary is PTX) through ptxas -v (registers, spills, shared memory) and cuobjdump
 # -sass (the PTX kept beside them), summarised per program: registers, spill bytes, instructions in all and by opcode
-# (FFMA, DFMA, LDS, STS, LDG, STG, BAR, the LDGSTS of cp.async). Writes OUT/sass.txt and the
+# (FFMA, DFMA, LDS, STS, LDG, STG, BAR, the LDGSTS of cp.async). Writes OUT/sass.txt, the main
+# loop's instruction mix per kernel (peers/sass_loops.py) as OUT/sass-loops.txt and the
 # listings as OUT/sass.tar.xz. On the GPU machine (ptxas and cuobjdump from CUDA 13).
 #   usage: bash peers/sass_summary.sh DUMP_DIR OUT [ARCH (sm_90)]
 set -u
@@ -13,10 +14,13 @@ mkdir -p "$out" "$dump/sass"
 command -v ptxas >/dev/null && command -v cuobjdump >/dev/null || { echo "no ptxas or cuobjdump on PATH"; exit 2; }
 one() { # PTX file -> DUMP/sass/NAME.{ptx,ptxas,sass}
     local f=$1 n; n=$(basename "$f" .bin)
-    # ptxas refused every dumped program on 2026-11-25 ("Unexpected EOF" on its last line); the
-    # likely cause, a NUL that ends the binary, is stripped here (not yet run on the GPU machine)
+    # NVIDIA's program binary is the PTX text and the NUL that ends it, which ptxas refuses
+    # ("Unexpected EOF" on the last line: every dumped program on 2026-11-25, and a PTX file
+    # with one NUL appended here): the NUL is stripped
     tr -d '\000' <"$f" >"$3/$n.ptx"
-    ptxas -arch="$2" -v "$3/$n.ptx" -o "$3/$n.cubin" 2>"$3/$n.ptxas" && cuobjdump -sass "$3/$n.cubin" >"$3/$n.sass"
+    # a program built with a register cap (gemm's _mrN): the driver's ptxas had the same cap
+    local cap=; [[ $n =~ _mr([0-9]+)$ ]] && cap="--maxrregcount ${BASH_REMATCH[1]}"
+    ptxas -arch="$2" -v $cap "$3/$n.ptx" -o "$3/$n.cubin" 2>"$3/$n.ptxas" && cuobjdump -sass "$3/$n.cubin" >"$3/$n.sass"
     rm -f "$3/$n.cubin"
 }
 export -f one
@@ -41,5 +45,8 @@ ls "$dump"/*.bin 2>/dev/null | xargs -r -P "$(nproc)" -I{} bash -c 'one "$1" "$2
                          c[f, "LDG"], c[f, "STG"], c[f, "BAR"], c[f, "LDGSTS"] } }' "$dump/sass/$n.ptxas" "$s"
     done
 } >"$out/sass.txt"
+# the main loop of each kernel (the largest backward branch): its instruction mix
+python3 "$(dirname "$0")/sass_loops.py" "$dump"/sass/*.sass >"$out/sass-loops.txt" 2>&1
+grep -l fatal "$dump"/sass/*.ptxas 2>/dev/null | sed 's/^/ptxas failed: /' >>"$out/sass.txt"
 tar cf - -C "$dump" sass | xz -T0 -3 >"$out/sass.tar.xz"
-cat "$out/sass.txt"
+cat "$out/sass.txt" "$out/sass-loops.txt"

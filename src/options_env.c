@@ -42,7 +42,7 @@ static const env_row rows[] = {
     {"CLBENCH_EULER_TILE_GROUPS_PER_CU", NULL, K_SIZE, LIB(euler_tile_groups_per_cu), "app.euler.*: tile groups per compute unit"},
     {"CLBENCH_EULER_TILE2D_POINTS", NULL, K_SIZE, LIB(euler_tile2d_points), "tiled_2d: grid points per work-item"},
     {"CLBENCH_EULER_TILE2D_STEPS", NULL, K_SIZE, LIB(euler_tile2d_steps), "tiled_2d: steps per tile"},
-    {"CLBENCH_EULER_TILE2D_FORM", NULL, K_TEXT, LIB(euler_tile2d_form), "tiled_2d: local or registers"},
+    {"CLBENCH_EULER_TILE2D_FORM", NULL, K_TEXT, LIB(euler_tile2d_form), "tiled_2d: local, local_all or registers"},
     {"CLBENCH_CLBLAST_TUNING", NULL, K_TEXT, LIB(clblast_tuning), "clblast_tuned: tuner JSON files, ':'-separated"},
     {"CLBENCH_TUNE_FAMILY", NULL, K_INT, LIB(tune_family), "tuned GEMM: search only this kernel family"},
     {"CLBENCH_TUNE_BUDGET", NULL, K_REAL, LIB(tune_budget_s), "tuned GEMM: search budget in seconds"},

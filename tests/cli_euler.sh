@@ -74,8 +74,10 @@ for cfg in "CLBENCH_EULER_N=100004 CLBENCH_EULER_STEPS=37" "CLBENCH_EULER_N=1000
     python3 "$check" "$tmp/t1d.json" --min-results 2 --expect-status ok || { echo "FAIL: tiled_1d at $cfg"; fails=$((fails+1)); }
 done
 # tiled_2d: grids that are not multiples of the tile, steps not multiples of s, small work-groups
-# (both forms: strided columns in local memory, blocks in registers)
+# (the forms: strided columns in local memory, the same with every cell computed, blocks in registers)
 for cfg in "CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" "CLBENCH_EULER_GRID=46 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_TILE2D_STEPS=4 CLBENCH_EULER_LOCAL=64" \
+           "CLBENCH_EULER_TILE2D_FORM=local_all CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" \
+           "CLBENCH_EULER_TILE2D_FORM=local_all CLBENCH_EULER_GRID=46 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_TILE2D_STEPS=4 CLBENCH_EULER_LOCAL=64" \
            "CLBENCH_EULER_TILE2D_FORM=registers CLBENCH_EULER_GRID=70 CLBENCH_EULER_STEPS=13" \
            "CLBENCH_EULER_TILE2D_FORM=registers CLBENCH_EULER_GRID=46 CLBENCH_EULER_STEPS=9 CLBENCH_EULER_TILE2D_STEPS=4 CLBENCH_EULER_LOCAL=64 CLBENCH_EULER_TILE2D_POINTS=6"; do
     env $cfg "$bin" run 'app.euler.bruss2d.*.tiled_2d' --reps 1 --json "$tmp/t2d.json" >/dev/null 2>&1
@@ -106,14 +108,16 @@ elif [ "${CLB_EULER_OCLGRIND:-0}" = 1 ]; then
         echo "FAIL: oclgrind reported:"; head -40 "$tmp/oclgrind.log"; fails=$((fails+1))
     fi
     python3 "$check" "$tmp/og.json" --min-results 19 --expect-status ok || fails=$((fails+1))
-    CLBENCH_EULER_TILE2D_FORM=registers CLBENCH_EULER_GRID=16 CLBENCH_EULER_STEPS=12 \
-        oclgrind --check-api --data-races --log "$tmp/oclgrind-reg.log" \
-        "$bin" run 'app.euler.bruss2d.f32.tiled_2d' --quick --reps 1 --json "$tmp/og-reg.json" >/dev/null 2>&1 \
-        || { echo "FAIL: oclgrind run (registers) exit $?"; fails=$((fails+1)); }
-    if [ -s "$tmp/oclgrind-reg.log" ]; then
-        echo "FAIL: oclgrind reported (registers):"; head -40 "$tmp/oclgrind-reg.log"; fails=$((fails+1))
-    fi
-    python3 "$check" "$tmp/og-reg.json" --min-results 1 --expect-status ok || fails=$((fails+1))
+    for form in registers local_all; do
+        CLBENCH_EULER_TILE2D_FORM=$form CLBENCH_EULER_GRID=16 CLBENCH_EULER_STEPS=12 \
+            oclgrind --check-api --data-races --log "$tmp/oclgrind-$form.log" \
+            "$bin" run 'app.euler.bruss2d.f32.tiled_2d' --quick --reps 1 --json "$tmp/og-$form.json" >/dev/null 2>&1 \
+            || { echo "FAIL: oclgrind run ($form) exit $?"; fails=$((fails+1)); }
+        if [ -s "$tmp/oclgrind-$form.log" ]; then
+            echo "FAIL: oclgrind reported ($form):"; head -40 "$tmp/oclgrind-$form.log"; fails=$((fails+1))
+        fi
+        python3 "$check" "$tmp/og-$form.json" --min-results 1 --expect-status ok || fails=$((fails+1))
+    done
 fi
 echo "cli_euler: $fails failure(s)"
 [ "$fails" = 0 ] || exit 1

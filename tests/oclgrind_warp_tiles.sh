@@ -5,7 +5,9 @@
 # short of a tile, padded). Checked by hand that it bites: storing the next slice into the
 # buffer being read is reported as a read-write data race in gemm_warp_tiles; so is dropping
 # the one-buffer candidates' barrier before the store (DGEMM 128x64x16 / 64x128x16 one_buffer,
-# which then also fail the check).
+# which then also fail the check); and issuing the cp.async ring's next copy before the slice's
+# barrier (the plain copy that stands in for cp.async off NVIDIA) is reported as read-write races
+# in gemm_tuned (the run then outlasts CTest's limit: the test fails either way).
 #   usage: oclgrind_warp_tiles.sh CLBENCH CHECK_SCHEMA
 set -u
 bin=$1 check=$2 tmp=$(mktemp -d)

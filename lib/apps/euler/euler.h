@@ -168,7 +168,8 @@ typedef struct eu_state {
     size_t tile_groups_per_cu; /* default work-groups of the tiled kernels per compute unit */
     size_t tile2d_points;      /* tiled_2d: most points per work-item (0: the default) */
     int tile2d_reg;            /* tiled_2d: each item's block in registers (eu_tile2d_reg) */
-    int tile2d_form_bad;       /* CLBENCH_EULER_TILE2D_FORM is neither local nor registers */
+    int tile2d_all;            /* tiled_2d: the local form with every cell computed (eu_tile2d_all) */
+    int tile2d_form_bad;       /* CLBENCH_EULER_TILE2D_FORM is none of local, local_all, registers */
     eu_geom geom;
     int tiled;       /* the 1-D tiled kinds (diamonds, honeycomb) */
     int arg_volatile; /* the built kernel's first argument is volatile (1), not (0), unknown (-1) */

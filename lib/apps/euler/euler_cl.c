@@ -157,9 +157,9 @@ static clb_error tile2d_build(clb_ctx *c, eu_state *s, size_t lsize, size_t s_wa
     char *prefix = NULL, extra[512];
     int one_d = s->o.prob == EU_STRING;
     const char *file = one_d ? "euler_tile1d" : "euler_tile2d";
-    const char *kname = one_d ? "eu_tile1d" : s->tile2d_reg ? "eu_tile2d_reg" : "eu_tile2d";
+    const char *kname = one_d ? "eu_tile1d" : s->tile2d_reg ? "eu_tile2d_reg" : s->tile2d_all ? "eu_tile2d_all" : "eu_tile2d";
     if (s->tile2d_form_bad)
-        CLB_FAIL(d, CLB_ERR_USAGE, "CLBENCH_EULER_TILE2D_FORM is neither local nor registers");
+        CLB_FAIL(d, CLB_ERR_USAGE, "CLBENCH_EULER_TILE2D_FORM is none of local, local_all, registers");
     CLB_CL(d, clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof dmax, &dmax, NULL));
     wg = wg < dmax ? wg : dmax;
     for (int tries = 1;; tries++) {
@@ -379,6 +379,7 @@ void eu_cl_params(clb_result *res, const eu_state *s)
 {
     clb_param_str(res, "kernel", s->geom2.one_d ? "eu_tile1d"
                                  : s->row->kind == EU_TILE2D && s->tile2d_reg ? "eu_tile2d_reg"
+                                 : s->row->kind == EU_TILE2D && s->tile2d_all ? "eu_tile2d_all"
                                                                              : kernel_name(s->row->kind));
     clb_param_str(res, "problem_function", s->row->vec || s->row->kind == EU_VECTOR ? "vectorized" : "scalar");
     if (s->row->kind != EU_TILE2D)
@@ -404,7 +405,10 @@ void eu_cl_params(clb_result *res, const eu_state *s)
         clb_param_num(res, "patch_y", (double)g->ph);
         clb_param_num(res, "tiles", (double)(g->tiles_x * g->tiles_y));
         clb_param_num(res, "launches", (double)eu_geom2d_launches(g, s->steps));
-        clb_param_num(res, "tile_redundancy", eu_geom2d_redundancy(g, g->s));
+        /* local_all computes the whole patch every step, not the shrinking valid region */
+        clb_param_num(res, "tile_redundancy", s->tile2d_all && g->tx && g->ty
+                                                  ? (double)(g->pw * g->ph) / (double)(g->tx * g->ty)
+                                                  : eu_geom2d_redundancy(g, g->s));
         clb_param_num(res, "tile_local_bytes", (double)g->local_bytes);
         clb_param_num(res, "kernel_local_bytes", (double)s->kernel_local);
         return;

@@ -48,7 +48,8 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     s->tile2d_points = given_or(clb_settings_get()->euler_tile2d_points, 0);
     const char *form = clb_settings_get()->euler_tile2d_form;
     s->tile2d_reg = form && strcmp(form, "registers") == 0;
-    s->tile2d_form_bad = form && *form && !s->tile2d_reg && strcmp(form, "local") != 0;
+    s->tile2d_all = form && strcmp(form, "local_all") == 0;
+    s->tile2d_form_bad = form && *form && !s->tile2d_reg && !s->tile2d_all && strcmp(form, "local") != 0;
     s->tol = tolerance(s->row->fp64, s->steps);
 }
 

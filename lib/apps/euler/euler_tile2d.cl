@@ -29,11 +29,15 @@ P2 eu_step2(P2 c, P2 up, P2 dn, P2 lf, P2 rt)
  * (cells outside the grid by reflection), every step computes the cells still valid into
  * registers, one barrier, writes them back, one barrier; the last step stores its interior. A
  * launch of fewer than HALO steps loads and computes only the margin it needs. */
-kernel void eu_tile2d(global const P2 *y, global P2 *yn, local P2 *p, int nsteps)
+/* all (form local_all): every cell of the patch is loaded, computed and written back each
+ * step, the still-valid region unasked: no per-point predicate (a sixth of the step loop's
+ * instructions in the local form's SASS on the H200). A cell's error moves one cell per step,
+ * so the margin's wrong values stop short of the interior, as in the registers form. */
+inline void eu_tile2d_body(global const P2 *y, global P2 *yn, local P2 *p, int nsteps, const int all)
 {
     int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
     int gx0 = (int)get_group_id(0) * TX - HALO, gy0 = (int)get_group_id(1) * TY - HALO;
-    int m = HALO - nsteps, r0 = ly * RY;
+    int m = all ? 0 : HALO - nsteps, r0 = ly * RY;
     for (int r = m + ly; r < PH - m; r += LY) {
         int row = eu_reflect(gy0 + r) * GRID;
         for (int c = m + lx; c < PW - m; c += LX)
@@ -51,8 +55,9 @@ kernel void eu_tile2d(global const P2 *y, global P2 *yn, local P2 *p, int nsteps
             for (int a = 0; a < RY; a++) {
                 int r = r0 + a;
                 P2 dn = p[min(r + 1, PH - 1) * PW + c];
-                if (r >= lo && r < PH - lo && c >= lo && c < PW - lo)
-                    nv[a][b] = eu_step2(cur, up, dn, p[r * PW + c - 1], p[r * PW + c + 1]);
+                if (all || (r >= lo && r < PH - lo && c >= lo && c < PW - lo))
+                    nv[a][b] = eu_step2(cur, up, dn, p[r * PW + (all ? max(c - 1, 0) : c - 1)],
+                                       p[r * PW + (all ? min(c + 1, PW - 1) : c + 1)]);
                 up = cur;
                 cur = dn;
             }
@@ -65,7 +70,7 @@ kernel void eu_tile2d(global const P2 *y, global P2 *yn, local P2 *p, int nsteps
 #pragma unroll
             for (int a = 0; a < RY; a++) {
                 int r = r0 + a, c = lx + b * LX;
-                if (r >= lo && r < PH - lo && c >= lo && c < PW - lo)
+                if (all || (r >= lo && r < PH - lo && c >= lo && c < PW - lo))
                     p[r * PW + c] = nv[a][b];
             }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -78,6 +83,16 @@ kernel void eu_tile2d(global const P2 *y, global P2 *yn, local P2 *p, int nsteps
             if (r >= HALO && r < HALO + TY && c >= HALO && c < HALO + TX && gy < GRID && gx < GRID)
                 yn[gy * GRID + gx] = nv[a][b];
         }
+}
+
+kernel void eu_tile2d(global const P2 *y, global P2 *yn, local P2 *p, int nsteps)
+{
+    eu_tile2d_body(y, yn, p, nsteps, 0);
+}
+
+kernel void eu_tile2d_all(global const P2 *y, global P2 *yn, local P2 *p, int nsteps)
+{
+    eu_tile2d_body(y, yn, p, nsteps, 1);
 }
 
 /* The same scheme with every point in registers (form "registers"): item (lx, ly) owns the

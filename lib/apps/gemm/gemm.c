@@ -139,6 +139,8 @@ static void blk_params(clb_result *res, const gemm_blk *b)
         clb_param_num(res, "fragment_width", b->vw);
         clb_param_num(res, "double_buffered", b->dbuf);
         clb_param_num(res, "fragments_at_scalar_offsets", b->fa);
+        if (b->mr)
+            clb_param_num(res, "max_registers", b->mr);
         return;
     }
     if (b->family >= 1) {

@@ -10,7 +10,8 @@ typedef enum { RK_2D, RK_TILED, RK_ROW, RK_BLOCK, RK_VEC } rung_kind;
 /* Tile configuration of the blocked kernel (macros of gemm_rungs.cl). */
 typedef struct gemm_blk {
     unsigned tsm, tsn, tsk, wptm, wptn, vw, dbuf; /* families 0 (local tiles), 3 (warp tiles: GPU forms;
-                                                     vw: fragment width 4 or 2, dbuf: 2 local buffers) */
+                                                     vw: fragment width 4 or 2, dbuf: 2 local buffers;
+                                                     3, 4: stages of the cp.async ring) */
     unsigned family;                              /* 0 local tiles, 1 register vectors, 2 packed panels, 3 warp tiles */
     unsigned rm, w, vn;                           /* families 1, 2: RM rows x VN vectors of W */
     unsigned mb, kc;                              /* family 2: MB row blocks per item, K slices of KC */
@@ -20,6 +21,8 @@ typedef struct gemm_blk {
                                                      addresses, but NVIDIA's compiler schedules the
                                                      8-deep SGEMM tile 1.6x faster with the first and
                                                      the 16-deep one 1.1x faster with the second */
+    unsigned mr;                                  /* family 3: registers per item at most (NVIDIA's build
+                                                     option -cl-nv-maxrregcount; 0: the compiler's choice) */
 } gemm_blk;
 
 typedef struct gemm_rung {

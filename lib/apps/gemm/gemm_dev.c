@@ -44,17 +44,18 @@ size_t gemm_warp_items(const gemm_blk *b)
 
 size_t gemm_warp_local_bytes(const gemm_blk *b, size_t prec)
 {
-    return (b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + 4u + b->tsn) * prec;
+    return (b->dbuf >= 3 ? b->dbuf : b->dbuf ? 2u : 1u) * b->tsk * (b->tsm + 4u + b->tsn) * prec;
 }
 
 /* Family 3's kernel assumes fragments of vw = 4 (or 2) rows and columns, 1, 2 or 4 of each per
- * item, at most 8 x 8 outputs, one or two local buffers (dbuf 2: two, B copied asynchronously), K slices of whole 4-vectors and, with
+ * item, at most 8 x 8 outputs, one or two local buffers (dbuf 2: two, B copied asynchronously;
+ * 3, 4: a ring of that many stages, A and B copied asynchronously), K slices of whole 4-vectors and, with
  * lanes along N, whole warps of 32 that tile the items' grid. */
 static int warp_ok(const gemm_blk *b)
 {
     unsigned rm = b->wptm ? b->tsm / b->wptm : 0, rn = b->wptn ? b->tsn / b->wptn : 0;
     unsigned gm = b->vw ? b->wptm / b->vw : 0, gn = b->vw ? b->wptn / b->vw : 0;
-    return (b->vw == 4 || b->vw == 2) && b->dbuf <= 2 && b->wptm % b->vw == 0 &&
+    return (b->vw == 4 || b->vw == 2) && b->dbuf <= 4 && b->wptm % b->vw == 0 &&
            b->wptn % b->vw == 0 && (gm == 1 || gm == 2 || gm == 4) && (gn == 1 || gn == 2 || gn == 4) &&
            b->wptm <= 8 && b->wptn <= 8 && b->tsk && b->tsk % 4 == 0 && b->tsn % 4 == 0 &&
            b->tsm % b->wptm == 0 && b->tsn % b->wptn == 0 &&
@@ -224,9 +225,9 @@ cleanup:
 static void dump_binary(cl_program prog, const gemm_rung *r, const gemm_blk *b, size_t prec)
 {
     char name[160], path[1024];
-    snprintf(name, sizeof name, "gemm_%s_%s_f%u_%ux%ux%u_%ux%u_vw%u_db%u_ln%u_fa%u", r->name,
+    snprintf(name, sizeof name, "gemm_%s_%s_f%u_%ux%ux%u_%ux%u_vw%u_db%u_ln%u_fa%u%s%.0u", r->name,
              prec == 4 ? "s" : "d", b->family, b->tsm, b->tsn, b->tsk, b->wptm, b->wptn, b->vw, b->dbuf,
-             b->ln, b->fa);
+             b->ln, b->fa, b->mr ? "_mr" : "", b->mr);
     clb_dump_program_binary(prog, name, path, sizeof path);
 }
 
@@ -234,18 +235,26 @@ clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, co
                          gemm_dev *g)
 {
     clb_diag *d = &c->diag;
-    char pre[512], kname[64];
+    char pre[512], kname[64], opts[64] = "";
     size_t lbytes = 0;
+    int nvidia = strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA") != NULL;
     *g = (gemm_dev){.c = c, .m = m, .q = clb_device_queue(c->dev)};
     if (geometry(g, r, blk, m->prec, &lbytes, d) != CLB_OK)
         return d->err;
     if (m->n > 0x7fffffff / m->n)
         return clb_diag_set(d, CLB_ERR_UNSUPPORTED, "n = %zu overflows the kernels' int indices", m->n);
     prefix(r, blk, m->prec, g->kp, pre, sizeof pre);
-    if (strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA")) /* inline PTX (cp.async) */
+    if (nvidia) /* inline PTX (cp.async) */
         snprintf(pre + strlen(pre), sizeof pre - strlen(pre), "#define WCP_ASM 1\n");
+    if (blk->mr && !nvidia)
+        return clb_diag_set(d, CLB_ERR_UNSUPPORTED, "a register cap (max_regs %u) is a build option of "
+                            "NVIDIA's OpenCL compiler only", blk->mr);
+    if (blk->mr) {
+        snprintf(opts, sizeof opts, "-cl-nv-maxrregcount=%u", blk->mr);
+        snprintf(pre + strlen(pre), sizeof pre - strlen(pre), "#define WMR 1\n");
+    }
     snprintf(kname, sizeof kname, "gemm_%s", r->name);
-    if (clb_build(c, "gemm_rungs", pre, "", &g->prog) != CLB_OK)
+    if (clb_build(c, "gemm_rungs", pre, opts, &g->prog) != CLB_OK)
         return d->err;
     CLB_CL(d, g->k = clCreateKernel(g->prog, kname, CLB_ERRP));
     dump_binary(g->prog, r, blk, m->prec);

@@ -3,9 +3,9 @@
  * neither calls the other back. */
 #include "apps/gemm/gemm_cl.h"
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0, 0}
-#define WRP(m, n, k, tm, tn, ln, fa) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, fa}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0, 0, 0}
+#define WRP(m, n, k, tm, tn, ln, fa) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, fa, 0}
 #define NOB BLK(0, 0, 0, 0, 0, 0, 0)
 /* Seed 002's nine rungs in its order, with its CPUTime / GPUTotalTime on its CPU and on the
  * HD 4870 (sections 2.2-2.8), then the blocked rungs beyond it; the two variants with the

@@ -411,7 +411,7 @@ typedef CAT(REAL, WFV) realf;
 #define WGN (WTN / WFV)
 #define WRN (WBN / WTN)                       /* items along N */
 #define WNT ((WBM / WTM) * WRN)               /* items per work-group */
-#define WNB (WDB ? 2 : 1)                     /* local buffers */
+#define WNB (WDB >= 3 ? WDB : WDB ? 2 : 1)    /* local buffers (WDB 3, 4: stages of the ring) */
 #define WAS (WBM + 4)                         /* As row: 4 more, so the transposed stores of
                                                  neighbouring k do not share a bank */
 #define WLA ((WBM * WBK / 4 + WNT - 1) / WNT) /* A vectors per item and slice */
@@ -443,6 +443,40 @@ typedef CAT(REAL, WFV) realf;
 #define WCP_WAIT() ((void)0)
 #endif
 #define WCP_ELEMS (16 / (int)sizeof(REAL)) /* elements of one 16-byte copy */
+
+/* WDB 3 or 4: A and B by cp.async into a ring of WDB stages (the form of cuBLAS's FFMA kernels):
+ * B's rows as 16-byte copies, A's elements one by one (4 or 8 bytes) into the transposed layout,
+ * so neither takes registers nor store instructions; each item's copies of one slice are one
+ * commit group and slice t is waited for with WDB - 2 groups still in flight. Off NVIDIA a plain
+ * load and store stands in for each copy (the form stays checkable on any device). */
+#if WDB >= 3 && WCP_ASM
+#define WCP_ONE(dst, src)                                                                       \
+    do {                                                                                        \
+        if (sizeof(REAL) == 4)                                                                  \
+            __asm__ __volatile__("cp.async.ca.shared.global [%0], [%1], 4;" ::"l"((ulong)(dst)), \
+                                 "l"((ulong)(src))                                              \
+                                 : "memory");                                                   \
+        else                                                                                    \
+            __asm__ __volatile__("cp.async.ca.shared.global [%0], [%1], 8;" ::"l"((ulong)(dst)), \
+                                 "l"((ulong)(src))                                              \
+                                 : "memory");                                                   \
+    } while (0)
+#define WCP_QUAD(dst, src)                                                                 \
+    __asm__ __volatile__("cp.async.cg.shared.global [%0], [%1], 16;" ::"l"((ulong)(dst)), \
+                         "l"((ulong)(src))                                                 \
+                         : "memory")
+#define WCP_COMMIT() __asm__ __volatile__("cp.async.commit_group;" ::: "memory")
+#if WDB == 3
+#define WCP_WAIT_SLICE() __asm__ __volatile__("cp.async.wait_group 1;" ::: "memory")
+#else
+#define WCP_WAIT_SLICE() __asm__ __volatile__("cp.async.wait_group 2;" ::: "memory")
+#endif
+#elif WDB >= 3
+#define WCP_ONE(dst, src) (*(dst) = *(src))
+#define WCP_QUAD(dst, src) (*(__local float4 *)(dst) = *(__global const float4 *)(src))
+#define WCP_COMMIT() ((void)0)
+#define WCP_WAIT_SLICE() ((void)0)
+#endif
 
 /* Slice k0 of A and B from global memory into the item's registers (WDB 2: B into local
  * buffer nb). */
@@ -551,12 +585,103 @@ void warp_tiles(int M, int N, int K, __global const REAL *A, __global const REAL
                     acc[WFV * g + i][h];
 }
 
+#if WDB >= 3
+/* Slice s of A and B into stage st of the ring by cp.async (A: element e of the slice is row
+ * e / WBK, column e % WBK, so a warp's copies read whole runs of a row and, through the
+ * transposed layout's padded rows, write distinct banks at WBK 8), then the commit; past
+ * the last slice only the (empty) commit, so the group count stays one per slice. */
+#define WT_ASYNC(s, st)                                                                   \
+    do {                                                                                  \
+        if ((s) < slices) {                                                               \
+            __local REAL *as_ = (__local REAL *)(As + (st) * (WBK * WAS / 4));            \
+            __local REAL *bs_ = (__local REAL *)(Bs + (st) * (WBK * WBN / 4));            \
+            _Pragma("unroll") for (int l = 0; l < WLA * 4; l++) {                         \
+                int e = tid + l * WNT, r = e / WBK, c = e % WBK;                          \
+                if (e < WBM * WBK)                                                        \
+                    WCP_ONE(as_ + c * WAS + r, A + (m0 + r) * K + (s) * WBK + c);         \
+            }                                                                             \
+            _Pragma("unroll") for (int l = 0; l < WLB; l++) {                             \
+                int v = tid + l * WNT, r = v / (WBN / 4), c = (v % (WBN / 4)) * 4;        \
+                if (v < WBK * WBN / 4) {                                                  \
+                    __global const REAL *src_ = B + ((s) * WBK + r) * N + n0 + c;         \
+                    _Pragma("unroll") for (int e = 0; e < 4; e += WCP_ELEMS)              \
+                        WCP_QUAD(bs_ + v * 4 + e, src_ + e);                              \
+                }                                                                         \
+            }                                                                             \
+        }                                                                                 \
+        WCP_COMMIT();                                                                     \
+    } while (0)
+
+/* The ring: slices 0 .. WDB - 2 in flight before the loop; at step t, wait for slice t (this
+ * item's copies), one barrier (every item's copies of slice t visible, and every item done
+ * with slice t - 1, whose stage the copy of slice t + WDB - 1 then takes), then the FMAs. */
+void warp_tiles_async(int M, int N, int K, __global const REAL *A, __global const REAL *B,
+                      __global REAL *C, __local REAL4 *As, __local REAL4 *Bs)
+{
+    int tid = get_local_id(0);
+#if WLN
+    int w = tid / 32, lane = tid % 32;
+    int ty = w / (WRN / WLN) * (32 / WLN) + lane / WLN, tx = w % (WRN / WLN) * WLN + lane % WLN;
+#else
+    int tx = tid % WRN, ty = tid / WRN;
+#endif
+    int n0 = get_group_id(0) * WBN, m0 = get_group_id(1) * WBM;
+    realf acc[WTM][WGN];
+    _Pragma("unroll") for (int i = 0; i < WTM; i++)
+        _Pragma("unroll") for (int h = 0; h < WGN; h++) acc[i][h] = (realf)(0);
+    int slices = K / WBK;
+    _Pragma("unroll") for (int s = 0; s < WDB - 1; s++)
+        WT_ASYNC(s, s);
+    for (int t = 0; t < slices; t++) {
+        int cur = t % WDB;
+        WCP_WAIT_SLICE();
+        barrier(CLK_LOCAL_MEM_FENCE);
+        WT_ASYNC(t + WDB - 1, (t + WDB - 1) % WDB);
+        __local const REAL4 *as4 = As + cur * (WBK * WAS / 4), *bs4 = Bs + cur * (WBK * WBN / 4);
+        _Pragma("unroll") for (int k = 0; k < WBK; k++) {
+            realf a[WGM], b[WGN];
+            _Pragma("unroll") for (int g = 0; g < WGM; g++)
+                a[g] = WFRAG(as4, k * WAS + g * (WBM / WGM), ty);
+            _Pragma("unroll") for (int h = 0; h < WGN; h++)
+                b[h] = WFRAG(bs4, k * WBN + h * (WBN / WGN), tx);
+            _Pragma("unroll") for (int g = 0; g < WGM; g++) {
+                WT_ROW(g, 0, s0);
+                WT_ROW(g, 1, s1);
+#if WFV == 4
+                WT_ROW(g, 2, s2);
+                WT_ROW(g, 3, s3);
+#endif
+            }
+        }
+    }
+    _Pragma("unroll") for (int g = 0; g < WGM; g++)
+        _Pragma("unroll") for (int i = 0; i < WFV; i++)
+            _Pragma("unroll") for (int h = 0; h < WGN; h++)
+                WF(C + (m0 + g * (WBM / WGM) + ty * WFV + i) * N + n0 + h * (WBN / WGN) + tx * WFV) =
+                    acc[WFV * g + i][h];
+}
+#define WT_BODY warp_tiles_async
+#else
+#define WT_BODY warp_tiles
+#endif
+
+/* WMR (a register cap from the host's build option): no required work-group size, which NVIDIA's
+ * compiler turns into .reqntid, and then ptxas ignores the cap (seen with ptxas 13.0 on the
+ * dumped PTX: 155 registers either way) */
+#ifndef WMR
+#define WMR 0
+#endif
+#if WMR
+#define WT_ATTR
+#else
+#define WT_ATTR __attribute__((reqd_work_group_size(WNT, 1, 1)))
+#endif
 #define WARP_KERNEL(name)                                                                    \
-    __kernel __attribute__((reqd_work_group_size(WNT, 1, 1))) void name(                     \
+    __kernel WT_ATTR void name(                                                              \
         int M, int N, int K, __global const REAL *A, __global const REAL *B, __global REAL *C) \
     {                                                                                        \
         __local REAL4 As[WNB * WBK * WAS / 4], Bs[WNB * WBK * WBN / 4];                      \
-        warp_tiles(M, N, K, A, B, C, As, Bs);                                                \
+        WT_BODY(M, N, K, A, B, C, As, Bs);                                                   \
     }
 WARP_KERNEL(gemm_warp_tiles)
 #if FAMILY == 3

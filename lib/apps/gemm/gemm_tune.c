@@ -8,15 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0, 0}
-#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0, 0}
-#define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc, 0, 0}
-#define WRP(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, 0}
-#define WRS(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, 1}
-#define WR2(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 0}
-#define WR1(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 0, 3, 0, 0, 0, 0, 0, ln, 0}
-#define WR2S(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 1}
-#define WRA(m, n, k, tm, tn, v, ln) {m, n, k, tm, tn, v, 2, 3, 0, 0, 0, 0, 0, ln, 0}
+#define BLK(m, n, k, wm, wn, v, db) {m, n, k, wm, wn, v, db, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+#define VEC(rm, w, vn) {0, 0, 0, 0, 0, 0, 0, 1, rm, w, vn, 0, 0, 0, 0, 0}
+#define PAN(rm, w, vn, mb, kc) {0, 0, 0, 0, 0, 0, 0, 2, rm, w, vn, mb, kc, 0, 0, 0}
+#define WRP(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, 0, 0}
+#define WRS(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 1, 3, 0, 0, 0, 0, 0, ln, 1, 0}
+#define WR2(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 0, 0}
+#define WR1(m, n, k, tm, tn, ln) {m, n, k, tm, tn, 4, 0, 3, 0, 0, 0, 0, 0, ln, 0, 0}
+#define WR2S(m, n, k, tm, tn, ln, db) {m, n, k, tm, tn, 2, db, 3, 0, 0, 0, 0, 0, ln, 1, 0}
+#define WRA(m, n, k, tm, tn, v, ln) {m, n, k, tm, tn, v, 2, 3, 0, 0, 0, 0, 0, ln, 0, 0}
+#define WRR(m, n, k, ln, st, fa) {m, n, k, 8, 8, 4, st, 3, 0, 0, 0, 0, 0, ln, fa, 0}
+#define WRM(m, n, k, ln, db, fa, mr) {m, n, k, 8, 8, 4, db, 3, 0, 0, 0, 0, 0, ln, fa, mr}
 static const gemm_blk candidates[] = {
     BLK(64, 64, 16, 4, 4, 1, 0), /* the regblock rung's (the other fixed rungs' are below) */
     BLK(32, 32, 16, 2, 2, 1, 0),   BLK(64, 64, 16, 4, 4, 4, 0),   BLK(64, 64, 16, 4, 4, 4, 1),
@@ -67,6 +69,18 @@ static const gemm_blk candidates[] = {
     WRA(64, 128, 8, 8, 8, 2, 8),   WRA(64, 128, 16, 8, 8, 2, 8),  WRA(128, 64, 8, 8, 8, 2, 8),
     WR2(64, 128, 8, 8, 8, 8, 1),   WRA(128, 128, 16, 8, 8, 4, 8), WRA(128, 128, 16, 8, 8, 4, 0),
     WRA(128, 128, 8, 8, 8, 4, 8),
+    /* A and B by cp.async into a ring of 3 or 4 stages, one barrier a slice (dbuf = stages;
+     * NVIDIA SGEMM only): cuBLAS's FFMA form, 128 x 128 x 8 in 3 stages; its neighbours in
+     * depth, stages, warp shape, fragment spelling, and the 256-long blocks of 512 items */
+    WRR(128, 128, 8, 8, 3, 0),     WRR(128, 128, 8, 8, 4, 0),     WRR(128, 128, 8, 4, 3, 0),
+    WRR(128, 128, 8, 0, 3, 0),     WRR(128, 128, 8, 8, 3, 1),     WRR(128, 128, 8, 4, 4, 1),
+    WRR(128, 128, 12, 8, 3, 0),    WRR(128, 64, 8, 8, 4, 0),
+    /* at most 128 registers per item (NVIDIA only; H200, 2026-11-25: the 16-deep winner took
+     * 155, one work-group of 256 per SM; at 128, two fit the register file): the 16-deep tile
+     * in two buffers, B by cp.async, and the 12-deep ring */
+    WRM(128, 128, 16, 0, 1, 0, 128), WRM(128, 128, 16, 8, 1, 0, 128), WRM(128, 128, 16, 4, 1, 0, 128),
+    WRM(128, 128, 16, 0, 2, 0, 128), WRM(128, 128, 16, 8, 2, 0, 128), WRM(128, 128, 12, 8, 3, 0, 128),
+    WRM(128, 128, 16, 0, 1, 1, 128),
 };
 enum { NCAND = sizeof candidates / sizeof candidates[0] };
 
@@ -101,15 +115,16 @@ cleanup:
 }
 
 static const char *const fields[] = {"family", "tsm", "tsn", "tsk", "wptm", "wptn", "vw",
-                                     "dbuf", "rm", "w", "vn", "mb", "kc", "lanes_n", "frag_addr"};
-/* mb, kc came with family 2, lanes_n with family 3, frag_addr later: absent in older entries,
- * read as 0 */
+                                     "dbuf", "rm", "w", "vn", "mb", "kc", "lanes_n", "frag_addr",
+                                     "max_regs"};
+/* mb, kc came with family 2, lanes_n with family 3, frag_addr and max_regs later: absent in
+ * older entries, read as 0 */
 enum { NREQUIRED = 11 };
 
 static unsigned *field(gemm_blk *b, size_t i)
 {
     unsigned *p[] = {&b->family, &b->tsm, &b->tsn, &b->tsk, &b->wptm, &b->wptn,
-                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn, &b->mb, &b->kc, &b->ln, &b->fa};
+                     &b->vw, &b->dbuf, &b->rm, &b->w, &b->vn, &b->mb, &b->kc, &b->ln, &b->fa, &b->mr};
     return p[i];
 }
 
@@ -217,13 +232,17 @@ static int plausible(const int *point, void *user)
     int fixed = fixed_rung((size_t)point[0]) != NULL;
     if (t->family >= 0 && b->family != (unsigned)t->family)
         return 0;
+    if (b->mr && !t->nvidia) /* a register cap is NVIDIA's build option: the same kernel elsewhere */
+        return 0;
     if (b->family == 3) { /* its vectors are the layout, not a width to match */
         int fits = gemm_warp_local_bytes(b, t->prec) <= t->local_mem && gemm_warp_items(b) <= t->max_wg;
         if (fixed)
             return fits;
-        if (b->dbuf == 2) /* cp.async on NVIDIA; elsewhere only when the family is asked for
-                             (tests: the plain copy that stands in for it) */
-            return fits && (t->family == 3 || (t->nvidia && !t->cpu)) && (b->vw == 4 || t->prec == 8);
+        if (b->dbuf >= 2) /* cp.async on NVIDIA; elsewhere only when the family is asked for
+                             (tests: the plain copy that stands in for it); the ring (dbuf 3, 4)
+                             for SGEMM only */
+            return fits && (t->family == 3 || (t->nvidia && !t->cpu)) &&
+                   (b->dbuf == 2 ? b->vw == 4 || t->prec == 8 : t->prec == 4);
         return !(t->family < 0 && t->cpu) && ((b->vw == 4 && b->dbuf) || t->prec == 8) && fits;
     }
     unsigned w = b->family ? b->w : b->vw;
@@ -235,11 +254,18 @@ static int plausible(const int *point, void *user)
 
 static void describe_blk(const gemm_blk *b, char *buf, size_t n)
 {
-    if (b->family == 3)
+    if (b->family == 3) {
         snprintf(buf, n, "warp tiles %ux%ux%u per item %ux%u lanes_n=%u%s%s%s", b->tsm, b->tsn,
                  b->tsk, b->wptm, b->wptn, b->ln, b->vw == 2 ? " frag=2" : "",
-                 b->dbuf == 2 ? " b_async" : b->dbuf ? "" : " one_buffer", b->fa ? " scalar_offsets" : "");
-    else if (b->family == 2)
+                 b->dbuf == 4   ? " ab_async_4_stages"
+                 : b->dbuf == 3 ? " ab_async_3_stages"
+                 : b->dbuf == 2 ? " b_async"
+                 : b->dbuf      ? ""
+                                : " one_buffer",
+                 b->fa ? " scalar_offsets" : "");
+        if (b->mr && strlen(buf) < n)
+            snprintf(buf + strlen(buf), n - strlen(buf), " max_regs=%u", b->mr);
+    } else if (b->family == 2)
         snprintf(buf, n, "packed rm=%u w=%u vn=%u mb=%u kc=%u", b->rm, b->w, b->vn, b->mb, b->kc);
     else if (b->family)
         snprintf(buf, n, "vectors rm=%u w=%u vn=%u", b->rm, b->w, b->vn);
