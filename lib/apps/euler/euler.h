@@ -170,6 +170,7 @@ typedef struct eu_state {
     int tile2d_reg;            /* tiled_2d: each item's block in registers (eu_tile2d_reg) */
     int tile2d_all;            /* tiled_2d: the local form with every cell computed (eu_tile2d_all) */
     int tile2d_form_bad;       /* CLBENCH_EULER_TILE2D_FORM is none of local, local_all, registers */
+    size_t tile2d_steps;       /* tiled_2d: steps per launch asked for (0: the rule's) */
     eu_geom geom;
     int tiled;       /* the 1-D tiled kinds (diamonds, honeycomb) */
     int arg_volatile; /* the built kernel's first argument is volatile (1), not (0), unknown (-1) */

@@ -47,6 +47,13 @@ void eu_choose_sizes(const clb_ctx *c, eu_state *s)
     s->tile_groups_per_cu = given_or(clb_settings_get()->euler_tile_groups_per_cu, gpu ? 4 : 1);
     s->tile2d_points = given_or(clb_settings_get()->euler_tile2d_points, 0);
     const char *form = clb_settings_get()->euler_tile2d_form;
+    /* BRUSS2D on GPUs: local_all at 4 steps a launch unless asked otherwise. On the H200 its step
+     * loop has 353 instructions per 16 point-steps against local's 487 (no per-point test of the
+     * still-valid region), and at N = 4096 it ran 2.51x `vectorized` where local at the rule's 6
+     * steps ran 2.23x (docs/results/closer-2026-11-25-h200.md). CPUs keep local. */
+    int gpu_bruss = gpu && s->row->prob == EU_BRUSS && !(form && *form);
+    form = gpu_bruss ? "local_all" : form;
+    s->tile2d_steps = given_or(clb_settings_get()->euler_tile2d_steps, gpu_bruss ? 4 : 0);
     s->tile2d_reg = form && strcmp(form, "registers") == 0;
     s->tile2d_all = form && strcmp(form, "local_all") == 0;
     s->tile2d_form_bad = form && *form && !s->tile2d_reg && !s->tile2d_all && strcmp(form, "local") != 0;
@@ -92,7 +99,7 @@ clb_error eu_run(clb_ctx *c, clb_result *res)
     if (!eu_is_host(s.row) &&
         eu_cl_setup(c, &s, given_or(clb_settings_get()->euler_local, 0), given_or(clb_settings_get()->euler_groups, 0),
                     s.row->kind == EU_HONEYCOMB ? eu_cached_tile_steps(c, &s)
-                    : s.row->kind == EU_TILE2D  ? given_or(clb_settings_get()->euler_tile2d_steps, 0)
+                    : s.row->kind == EU_TILE2D  ? s.tile2d_steps
                                                 : 0) != CLB_OK)
         goto cleanup;
     double setup_s = c->started > 0 ? clb_now() - c->started : -1; /* sizes, host data, build, upload */
