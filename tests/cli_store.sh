@@ -13,7 +13,7 @@ export XDG_DATA_HOME=$tmp/xdg XDG_CACHE_HOME=$tmp/cache
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 st=$tmp/s.sqlite
-counts() { sqlite3 "$1" "SELECT (SELECT count(*) FROM docs), (SELECT count(*) FROM runs), (SELECT count(*) FROM results), (SELECT count(*) FROM devices)"; }
+counts() { sqlite3 "$1" "SELECT (SELECT count(*) FROM docs), (SELECT count(*) FROM runs), (SELECT coalesce(sum(nres), 0) FROM runs), (SELECT count(*) FROM devices)"; }
 
 python3 "$src/tests/store_gen.py" "$tmp/gen" --docs 4 --devices 3 --rows 20 --samples 5
 "$bin" store add "$tmp"/gen/*.json "$src/tests/data/sample.json" --store="$st" >"$tmp/add1" || fail "store add exited $?"

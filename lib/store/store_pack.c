@@ -22,7 +22,15 @@
  * before it in the table, then len bytes.
  * Every object written as OBJ is numbered when it is complete (reader and writer alike), every
  * non-integer number is counted in the order written. Format 1 blobs are read either way.
- * What is stored is format 2 deflated (DEFLATED, the length, zlib's stream) when that is smaller. */
+ * What is stored is format 2 deflated (DEFLATED, the length, zlib's stream) when that is smaller.
+ *
+ * Format 3 (schema 5; FORMAT3, deflated DEFLATED3) is format 2 written beside the run's records
+ * (store_points.c), which the queries read and which hold the number of each counted result:
+ *         | REC value                      (a counted result: the next record is its record)
+ *         | HOLE                           (a member whose value the record gives back: name,
+ *                                           status, value, median, n or cv, by its key)
+ * A hole is written only when the record gives back exactly the member's value (the same bits,
+ * the same string); a double filled in counts among the doubles written, on both sides. */
 #include "store/store_int.h"
 
 #include <math.h>
@@ -30,10 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE };
+enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE, T_REC, T_HOLE };
 enum {
     FORMAT2 = 0xF2,
     DEFLATED = 0xF3, /* varint(length) and zlib's stream of a format 2 blob */
+    FORMAT3 = 0xF4,
+    DEFLATED3 = 0xF5,
     DEFLATE_LEVEL = 6,
     T_DEC = 16, /* + e: 17..38 */
     DEC_MAX = 22,
@@ -75,6 +85,12 @@ typedef struct pack {
     int64_t lastm[DEC_MAX + 1]; /* the last decimal of each exponent */
     int haslast[DEC_MAX + 1];
     int oom;
+    /* format 3: the records, the current result's, and the names the holes stand for */
+    const clb_store_rec *recs, *cur;
+    const long *rec_of;
+    const char *(*name_of)(void *, int64_t);
+    const char *(*status_of)(void *, int);
+    void *arg;
 } pack;
 
 static void put(pack *p, const void *src, size_t k)
@@ -198,6 +214,11 @@ static int decimal(double d, int64_t *m)
             return e;
     }
     return 0;
+}
+
+int clb_store_decimal(double d, int64_t *m)
+{
+    return decimal(d, m);
 }
 
 static uint64_t zigzag(int64_t m)
@@ -328,6 +349,66 @@ static int index_shape(pack *p)
 
 static void put_value(pack *p, const cJSON *v);
 
+/* Whether a number is written as a double (not an integer varint): what counts it. */
+static int counted_double(double d)
+{
+    return !(d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d)));
+}
+
+/* A double filled into a hole, counted as if written (both sides do the same). */
+static void note_double(pack *p, double d)
+{
+    uint64_t bits;
+    int64_t m;
+    int e;
+    if (!counted_double(d))
+        return;
+    memcpy(&bits, &d, 8);
+    if ((e = decimal(d, &m)) > 0)
+        p->lastm[e] = m, p->haslast[e] = 1;
+    uint32_t h = hash_bits(bits) & (DSLOTS - 1);
+    p->ring[p->nd % RING] = bits;
+    p->dpos[h] = ++p->nd;
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* The member c of the current result when its record gives it back exactly (a hole). */
+static int hole(pack *p, const cJSON *c)
+{
+    const clb_store_rec *r = p->cur;
+    const char *k = c->string, *want = NULL;
+    if (!r || !k)
+        return 0;
+    if (strcmp(k, "value") == 0 || strcmp(k, "median") == 0)
+        return isnan(r->value) ? cJSON_IsNull(c) : cJSON_IsNumber(c) && same_bits(c->valuedouble, r->value);
+    if (strcmp(k, "cv") == 0)
+        return !isnan(r->spread) && cJSON_IsNumber(c) && same_bits(c->valuedouble, r->spread);
+    if (strcmp(k, "n") == 0)
+        return r->n >= 0 && cJSON_IsNumber(c) && same_bits(c->valuedouble, (double)r->n);
+    if (strcmp(k, "name") == 0)
+        want = p->name_of(p->arg, r->row);
+    else if (strcmp(k, "status") == 0)
+        want = p->status_of(p->arg, r->status);
+    return want && cJSON_IsString(c) && strcmp(c->valuestring, want) == 0;
+}
+
+/* A member: a hole when the record gives it back, else its value. */
+static void put_member(pack *p, const cJSON *c)
+{
+    if (!hole(p, c)) {
+        put_value(p, c);
+        return;
+    }
+    unsigned char tag = T_HOLE;
+    put(p, &tag, 1);
+    if (cJSON_IsNumber(c))
+        note_double(p, c->valuedouble);
+}
+
 /* An object: SHAPE and its values when its key list was seen, else OBJ with its keys, numbered
  * when complete. */
 static void put_object(pack *p, const cJSON *v)
@@ -351,7 +432,7 @@ static void put_object(pack *p, const cJSON *v)
     for (c = v->child; c; c = c->next) {
         if (at < 0)
             put_string(p, c->string ? c->string : "", 0);
-        put_value(p, c);
+        put_member(p, c);
     }
     if (at >= 0) {
         free(key);
@@ -371,7 +452,7 @@ static void put_value(pack *p, const cJSON *v)
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         /* integers exactly, but not -0 (printed "-0") */
-        if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) {
+        if (!counted_double(d)) {
             int64_t i = (int64_t)d;
             tag = T_INT;
             put(p, &tag, 1);
@@ -403,14 +484,39 @@ static void put_value(pack *p, const cJSON *v)
     put(p, &tag, 1);
 }
 
-static unsigned char *pack_plain(const cJSON *v, size_t *len)
+/* The top array of format 3: each counted result after REC, its record current. */
+static void put_results(pack *p, const cJSON *v)
+{
+    unsigned char tag = T_ARR, rec = T_REC;
+    size_t n = 0, i = 0;
+    const cJSON *c;
+    for (c = v->child; c; c = c->next)
+        n++;
+    put(p, &tag, 1);
+    put_varint(p, n);
+    for (c = v->child; c; c = c->next, i++) {
+        p->cur = p->rec_of[i] >= 0 ? &p->recs[p->rec_of[i]] : NULL;
+        if (p->cur)
+            put(p, &rec, 1);
+        put_value(p, c);
+    }
+    p->cur = NULL;
+}
+
+static unsigned char *pack_plain(const cJSON *v, const pack *f3, size_t *len)
 {
     pack *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
-    unsigned char f = FORMAT2;
+    unsigned char f = f3 ? FORMAT3 : FORMAT2;
+    if (f3)
+        p->recs = f3->recs, p->rec_of = f3->rec_of, p->name_of = f3->name_of, p->status_of = f3->status_of,
+        p->arg = f3->arg;
     put(p, &f, 1);
-    put_value(p, v);
+    if (f3 && p->rec_of && cJSON_IsArray(v))
+        put_results(p, v);
+    else
+        put_value(p, v);
     for (size_t i = 0; i < p->nshp; i++)
         free(p->shp[i].key);
     free(p->shp);
@@ -432,10 +538,10 @@ static unsigned char *pack_plain(const cJSON *v, size_t *len)
 /* Format 2, deflated when that is smaller (the structure and the bytes of the varints repeat
  * from result to result: 60 B per measured result become 34; level 6 by measurement,
  * docs/results/store-2026-11-25-vm.md). */
-unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+static unsigned char *pack_any(const cJSON *v, const pack *f3, size_t *len)
 {
     size_t n = 0;
-    unsigned char *plain = pack_plain(v, &n);
+    unsigned char *plain = pack_plain(v, f3, &n);
     uLongf cap = plain ? compressBound((uLong)n) : 0;
     unsigned char *z = plain && n > 64 ? malloc(11 + cap) : NULL;
     if (!z) {
@@ -443,7 +549,7 @@ unsigned char *clb_store_pack(const cJSON *v, size_t *len)
         return plain;
     }
     size_t h = 1;
-    z[0] = DEFLATED;
+    z[0] = f3 ? DEFLATED3 : DEFLATED;
     for (uint64_t k = n;; k >>= 7) {
         z[h++] = (unsigned char)((k & 0x7f) | (k > 0x7f ? 0x80 : 0));
         if (k <= 0x7f)
@@ -459,6 +565,19 @@ unsigned char *clb_store_pack(const cJSON *v, size_t *len)
     return z;
 }
 
+unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+{
+    return pack_any(v, NULL, len);
+}
+
+unsigned char *clb_store_pack3(const cJSON *v, const clb_store_rec *recs, const long *rec_of,
+                               const char *(*name_of)(void *, int64_t), const char *(*status_of)(void *, int),
+                               void *arg, size_t *len)
+{
+    pack f3 = {.recs = recs, .rec_of = rec_of, .name_of = name_of, .status_of = status_of, .arg = arg};
+    return pack_any(v, &f3, len);
+}
+
 /* Reading back: a cursor and the strings seen so far (borrowed from the buffer, copied on use). */
 typedef struct unpack {
     const unsigned char *b;
@@ -472,6 +591,13 @@ typedef struct unpack {
     uint64_t nd;
     int64_t lastm[DEC_MAX + 1];
     int haslast[DEC_MAX + 1];
+    /* format 3: the records and the one of the current result (-1 before the first) */
+    const clb_store_rec *recs;
+    size_t nrec;
+    long cur;
+    const char *(*name_of)(void *, int64_t);
+    const char *(*status_of)(void *, int);
+    void *arg;
 } unpack;
 
 static uint64_t get_varint(unpack *u)
@@ -524,7 +650,7 @@ static cJSON *got_double(unpack *u, double d)
     return cJSON_CreateNumber(d);
 }
 
-static cJSON *get_value(unpack *u, int depth);
+static cJSON *get_value(unpack *u, int depth, const char *key);
 
 /* Appends item to container c after last (by hand: cJSON_AddItemToArray walks the list, O(n^2)
  * for a long array). */
@@ -550,7 +676,7 @@ static cJSON *get_members(unpack *u, int depth, int tag, uint64_t n, const char 
         const char *key = tag == T_OBJ ? get_string(u) : tag == T_SHAPE ? given[i] : NULL;
         if (got)
             got[i] = key;
-        cJSON *item = u->bad ? NULL : get_value(u, depth + 1);
+        cJSON *item = u->bad ? NULL : get_value(u, depth + 1, key);
         if (!item || (tag != T_ARR && !(item->string = strdup(key)))) {
             cJSON_Delete(item);
             u->bad = 1;
@@ -568,11 +694,49 @@ static cJSON *get_members(unpack *u, int depth, int tag, uint64_t n, const char 
     return c;
 }
 
-static cJSON *get_value(unpack *u, int depth)
+/* A double filled into a hole, counted as the writer counted it. */
+static cJSON *filled_double(unpack *u, double d)
+{
+    int64_t m;
+    int e;
+    if (!counted_double(d))
+        return cJSON_CreateNumber(d);
+    if ((e = decimal(d, &m)) > 0)
+        u->lastm[e] = m, u->haslast[e] = 1;
+    return got_double(u, d);
+}
+
+/* The value of member key that the current record gives back (format 3's HOLE). */
+static cJSON *get_hole(unpack *u, const char *key)
+{
+    if (!key || u->cur < 0 || (size_t)u->cur >= u->nrec)
+        return u->bad = 1, NULL;
+    const clb_store_rec *r = &u->recs[u->cur];
+    const char *s = NULL;
+    if (strcmp(key, "value") == 0 || strcmp(key, "median") == 0)
+        return isnan(r->value) ? cJSON_CreateNull() : filled_double(u, r->value);
+    if (strcmp(key, "cv") == 0 && !isnan(r->spread))
+        return filled_double(u, r->spread);
+    if (strcmp(key, "n") == 0 && r->n >= 0)
+        return cJSON_CreateNumber((double)r->n);
+    if (strcmp(key, "name") == 0)
+        s = u->name_of(u->arg, r->row);
+    else if (strcmp(key, "status") == 0)
+        s = u->status_of(u->arg, r->status);
+    return s ? cJSON_CreateString(s) : (u->bad = 1, NULL);
+}
+
+static cJSON *get_value(unpack *u, int depth, const char *key)
 {
     if (u->at >= u->n || depth > CJSON_NESTING_LIMIT)
         return u->bad = 1, NULL;
     unsigned char tag = u->b[u->at++];
+    if (u->recs && tag == T_HOLE)
+        return get_hole(u, key);
+    if (u->recs && tag == T_REC) {
+        u->cur++;
+        return get_value(u, depth, key);
+    }
     if (u->f2 && tag > T_DEC && tag <= T_DDELTA + DEC_MAX) {
         int e = tag > T_DDELTA ? tag - T_DDELTA : tag - T_DEC;
         int64_t m = unzigzag(get_varint(u));
@@ -645,10 +809,10 @@ static cJSON *get_value(unpack *u, int depth)
     return u->bad = 1, NULL;
 }
 
-static cJSON *unpack_plain(const void *b, size_t n);
+static cJSON *unpack_plain(const void *b, size_t n, const unpack *f3);
 
 /* A deflated blob: its length, then zlib's stream, which must give exactly that many bytes. */
-static cJSON *unpack_deflated(const unsigned char *b, size_t n)
+static cJSON *unpack_deflated(const unsigned char *b, size_t n, const unpack *f3)
 {
     uint64_t len = 0;
     size_t at = 1;
@@ -665,27 +829,45 @@ static cJSON *unpack_deflated(const unsigned char *b, size_t n)
     unsigned char *plain = malloc((size_t)len);
     uLongf got = (uLongf)len;
     cJSON *v = NULL;
-    if (plain && uncompress(plain, &got, b + at, (uLong)(n - at)) == Z_OK && got == len && plain[0] == FORMAT2)
-        v = unpack_plain(plain, (size_t)len);
+    if (plain && uncompress(plain, &got, b + at, (uLong)(n - at)) == Z_OK && got == len &&
+        plain[0] == (f3 ? FORMAT3 : FORMAT2))
+        v = unpack_plain(plain, (size_t)len, f3);
     free(plain);
     return v;
 }
 
 cJSON *clb_store_unpack(const void *b, size_t n)
 {
-    return n > 0 && *(const unsigned char *)b == DEFLATED ? unpack_deflated(b, n) : unpack_plain(b, n);
+    return n > 0 && *(const unsigned char *)b == DEFLATED ? unpack_deflated(b, n, NULL) : unpack_plain(b, n, NULL);
 }
 
-static cJSON *unpack_plain(const void *b, size_t n)
+cJSON *clb_store_unpack3(const void *b, size_t n, const clb_store_rec *recs, size_t nrec,
+                         const char *(*name_of)(void *, int64_t), const char *(*status_of)(void *, int), void *arg)
+{
+    static const clb_store_rec none;
+    unpack f3 = {.recs = recs ? recs : &none, .nrec = nrec, .name_of = name_of, .status_of = status_of, .arg = arg};
+    const unsigned char *p = b;
+    if (n == 0 || (p[0] != FORMAT3 && p[0] != DEFLATED3))
+        return NULL;
+    return p[0] == DEFLATED3 ? unpack_deflated(b, n, &f3) : unpack_plain(b, n, &f3);
+}
+
+static cJSON *unpack_plain(const void *b, size_t n, const unpack *f3)
 {
     unpack *u = calloc(1, sizeof *u);
     if (!u)
         return NULL;
     u->b = b, u->n = n;
-    if (n > 0 && u->b[0] == FORMAT2)
+    if (f3)
+        u->recs = f3->recs, u->nrec = f3->nrec, u->name_of = f3->name_of, u->status_of = f3->status_of,
+        u->arg = f3->arg;
+    u->cur = -1;
+    if (n > 0 && u->b[0] == (f3 ? FORMAT3 : FORMAT2))
         u->f2 = 1, u->at = 1;
-    cJSON *v = get_value(u, 0);
-    if (v && u->at != n) {
+    else if (f3)
+        u->bad = 1;
+    cJSON *v = u->bad ? NULL : get_value(u, 0, NULL);
+    if (v && (u->at != n || (f3 && (size_t)(u->cur + 1) != u->nrec))) { /* format 3: every record used */
         cJSON_Delete(v);
         v = NULL;
     }
