@@ -24,34 +24,6 @@ void clb_store_devices_free(clb_store_device *v, size_t n)
     free(v);
 }
 
-int clb_store_grow(void *p, size_t sz, size_t cap)
-{
-    void *q = realloc(*(void **)p, cap * sz);
-    if (q)
-        *(void **)p = q;
-    return q != NULL;
-}
-
-int clb_store_room(void *p, size_t sz, size_t n, size_t *cap)
-{
-    size_t c = *cap ? 2 * *cap : 64;
-    if (n < *cap)
-        return 1;
-    if (!clb_store_grow(p, sz, c))
-        return 0;
-    *cap = c;
-    return 1;
-}
-
-void *clb_store_vec_add(clb_store_vec *a)
-{
-    if (!clb_store_room(&a->v, a->sz, a->n, &a->cap))
-        return NULL;
-    void *el = (char *)a->v + a->n++ * a->sz;
-    memset(el, 0, a->sz);
-    return el;
-}
-
 clb_error clb_store_collect(clb_store *s, sqlite3_stmt *st, size_t sz, void *out, size_t *n,
                             int (*fill)(sqlite3_stmt *, clb_store_vec *, void *), void *arg,
                             void (*drop)(void *, size_t), const char *what, clb_diag *d)
@@ -436,30 +408,6 @@ clb_error clb_store_each_series(clb_store *s, int64_t device, clb_store_series_f
     if (stopped)
         *stopped = stop;
     return d->err;
-}
-
-const char *clb_store_status_name(clb_store *s, int code)
-{
-    if (!s->status_names) {
-        sqlite3_stmt *st = NULL;
-        if (sqlite3_prepare_v2(s->db, "SELECT code, name FROM statuses", -1, &st, NULL) == SQLITE_OK)
-            while (sqlite3_step(st) == SQLITE_ROW) {
-                int c = sqlite3_column_int(st, 0);
-                if (c < 0 || c > 100000)
-                    continue;
-                if (c >= s->nstatus) {
-                    char **v = realloc(s->status_names, (size_t)(c + 1) * sizeof *v);
-                    if (!v)
-                        break;
-                    memset(v + s->nstatus, 0, (size_t)(c + 1 - s->nstatus) * sizeof *v);
-                    s->status_names = v, s->nstatus = c + 1;
-                }
-                free(s->status_names[c]);
-                s->status_names[c] = dup_col(st, 1);
-            }
-        sqlite3_finalize(st);
-    }
-    return code >= 0 && code < s->nstatus && s->status_names[code] ? s->status_names[code] : "?";
 }
 
 static int fill_doc(sqlite3_stmt *st, clb_store_vec *a, void *arg)

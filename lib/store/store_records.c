@@ -75,6 +75,12 @@ int clb_store_records(const cJSON *results, int64_t (*row_of)(void *, const cJSO
     return ok;
 }
 
+static char *dup_status(sqlite3_stmt *st)
+{
+    const unsigned char *t = sqlite3_column_text(st, 1);
+    return strdup(t ? (const char *)t : "");
+}
+
 /* Loads every row's name by id, and the ids sorted by name. */
 static int load_rows(clb_store *s)
 {
@@ -119,6 +125,30 @@ const char *clb_store_row_name(clb_store *s, int64_t row)
             break;
     }
     return NULL;
+}
+
+const char *clb_store_status_name(clb_store *s, int code)
+{
+    if (!s->status_names) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(s->db, "SELECT code, name FROM statuses", -1, &st, NULL) == SQLITE_OK)
+            while (sqlite3_step(st) == SQLITE_ROW) {
+                int c = sqlite3_column_int(st, 0);
+                if (c < 0 || c > 100000)
+                    continue;
+                if (c >= s->nstatus) {
+                    char **v = realloc(s->status_names, (size_t)(c + 1) * sizeof *v);
+                    if (!v)
+                        break;
+                    memset(v + s->nstatus, 0, (size_t)(c + 1 - s->nstatus) * sizeof *v);
+                    s->status_names = v, s->nstatus = c + 1;
+                }
+                free(s->status_names[c]);
+                s->status_names[c] = dup_status(st);
+            }
+        sqlite3_finalize(st);
+    }
+    return code >= 0 && code < s->nstatus && s->status_names[code] ? s->status_names[code] : "?";
 }
 
 int clb_store_status_code(clb_store *s, const char *name)
