@@ -29,8 +29,12 @@
  *         | REC value                      (a counted result: the next record is its record)
  *         | HOLE                           (a member whose value the record gives back: name,
  *                                           status, value, median, n or cv, by its key)
- * A hole is written only when the record gives back exactly the member's value (the same bits,
- * the same string); a double filled in counts among the doubles written, on both sides. */
+ *         | SHOLE                          (a statistic of the result's stats object that its
+ *                                           samples give back: min, max, median, mean, stddev or
+ *                                           cv, by its key; filled when the result is complete)
+ * A hole is written only when the record or the samples give back exactly the member's value
+ * (the same bits, the same string); a double filled from a record counts among the doubles
+ * written, on both sides; one filled from the samples does not. */
 #include "store/store_int.h"
 
 #include <math.h>
@@ -38,7 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE, T_REC, T_HOLE };
+enum { PEND = 8 }; /* the most statistics of one result filled from its samples */
+enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE, T_REC, T_HOLE, T_SHOLE };
 enum {
     FORMAT2 = 0xF2,
     DEFLATED = 0xF3, /* varint(length) and zlib's stream of a format 2 blob */
@@ -91,7 +96,65 @@ typedef struct pack {
     const char *(*name_of)(void *, int64_t);
     const char *(*status_of)(void *, int);
     void *arg;
+    const cJSON *stats; /* the current result's stats object, when its samples give sst */
+    double sst[6];
+    int nshole; /* its statistics written as holes (at most PEND) */
 } pack;
+
+/* The statistics the samples give back, by key (lib/core/stats.c's definitions). */
+static const char *const stat_key[6] = {"min", "max", "median", "mean", "stddev", "cv"};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* min, max, median, mean, stddev, cv of the numbers of samples, computed as clb_stats_compute
+ * does (sorted, summed in order; each product its own statement, so that no compiler fuses a
+ * multiply-add and the bits are the same on every machine: IEEE operations and sqrt are
+ * correctly rounded); 0 when samples is not a non-empty array of finite numbers. */
+static int sample_stats(const cJSON *samples, double out[6])
+{
+    size_t n = (size_t)cJSON_GetArraySize(samples), i = 0;
+    const cJSON *x;
+    if (!cJSON_IsArray(samples) || n == 0 || n > 100000000)
+        return 0;
+    double *v = malloc(n * sizeof *v), sum = 0.0, ss = 0.0;
+    if (!v)
+        return 0;
+    cJSON_ArrayForEach(x, samples)
+    {
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+            free(v);
+            return 0;
+        }
+        v[i++] = x->valuedouble;
+    }
+    qsort(v, n, sizeof *v, cmp_double);
+    for (i = 0; i < n; i++)
+        sum += v[i];
+    double mean = sum / (double)n;
+    for (i = 0; i < n; i++) {
+        double dev = v[i] - mean;
+        double sq = dev * dev;
+        ss += sq;
+    }
+    double sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+    out[0] = v[0], out[1] = v[n - 1];
+    out[2] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    out[3] = mean, out[4] = sd, out[5] = mean != 0.0 ? sd / fabs(mean) : 0.0;
+    free(v);
+    return 1;
+}
+
+static int stat_index(const char *key)
+{
+    for (int k = 0; k < 6; k++)
+        if (strcmp(key, stat_key[k]) == 0)
+            return k;
+    return -1;
+}
 
 static void put(pack *p, const void *src, size_t k)
 {
@@ -396,9 +459,21 @@ static int hole(pack *p, const cJSON *c)
     return want && cJSON_IsString(c) && strcmp(c->valuestring, want) == 0;
 }
 
-/* A member: a hole when the record gives it back, else its value. */
-static void put_member(pack *p, const cJSON *c)
+/* Member c of object o: the samples give it back. */
+static int sample_hole(pack *p, const cJSON *o, const cJSON *c)
 {
+    int k = o == p->stats && c->string && p->nshole < PEND ? stat_index(c->string) : -1;
+    return k >= 0 && cJSON_IsNumber(c) && same_bits(c->valuedouble, p->sst[k]) && ++p->nshole;
+}
+
+/* A member of o: a hole when the record or the samples give it back, else its value. */
+static void put_member(pack *p, const cJSON *o, const cJSON *c)
+{
+    if (!hole(p, c) && sample_hole(p, o, c)) {
+        unsigned char tag = T_SHOLE;
+        put(p, &tag, 1);
+        return;
+    }
     if (!hole(p, c)) {
         put_value(p, c);
         return;
@@ -432,7 +507,7 @@ static void put_object(pack *p, const cJSON *v)
     for (c = v->child; c; c = c->next) {
         if (at < 0)
             put_string(p, c->string ? c->string : "", 0);
-        put_member(p, c);
+        put_member(p, v, c);
     }
     if (at >= 0) {
         free(key);
@@ -496,11 +571,17 @@ static void put_results(pack *p, const cJSON *v)
     put_varint(p, n);
     for (c = v->child; c; c = c->next, i++) {
         p->cur = p->rec_of[i] >= 0 ? &p->recs[p->rec_of[i]] : NULL;
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "stats");
+        p->stats = cJSON_IsObject(c) && cJSON_IsObject(st) &&
+                           sample_stats(cJSON_GetObjectItemCaseSensitive(c, "samples"), p->sst)
+                       ? st
+                       : NULL;
+        p->nshole = 0;
         if (p->cur)
             put(p, &rec, 1);
         put_value(p, c);
     }
-    p->cur = NULL;
+    p->cur = NULL, p->stats = NULL;
 }
 
 static unsigned char *pack_plain(const cJSON *v, const pack *f3, size_t *len)
@@ -598,6 +679,8 @@ typedef struct unpack {
     const char *(*name_of)(void *, int64_t);
     const char *(*status_of)(void *, int);
     void *arg;
+    cJSON *pend[PEND]; /* the current result's statistics to fill from its samples */
+    int npend;
 } unpack;
 
 static uint64_t get_varint(unpack *u)
@@ -652,6 +735,21 @@ static cJSON *got_double(unpack *u, double d)
 
 static cJSON *get_value(unpack *u, int depth, const char *key);
 
+/* The statistics of result r that its samples give back (format 3's SHOLE): 0 when damaged. */
+static int fill_samples(unpack *u, const cJSON *r)
+{
+    double sst[6];
+    int n = u->npend;
+    u->npend = 0;
+    if (n == 0)
+        return 1;
+    if (!cJSON_IsObject(r) || !sample_stats(cJSON_GetObjectItemCaseSensitive(r, "samples"), sst))
+        return u->bad = 1, 0;
+    for (int i = 0; i < n; i++)
+        cJSON_SetNumberValue(u->pend[i], sst[stat_index(u->pend[i]->string)]);
+    return 1;
+}
+
 /* Appends item to container c after last (by hand: cJSON_AddItemToArray walks the list, O(n^2)
  * for a long array). */
 static void append(cJSON *c, cJSON **last, cJSON *item)
@@ -683,6 +781,8 @@ static cJSON *get_members(unpack *u, int depth, int tag, uint64_t n, const char 
             break;
         }
         append(c, &last, item);
+        if (depth == 0 && u->recs && !fill_samples(u, item)) /* a result of format 3 is complete */
+            break;
     }
     if (u->bad || !c) {
         cJSON_Delete(c);
@@ -733,6 +833,10 @@ static cJSON *get_value(unpack *u, int depth, const char *key)
     unsigned char tag = u->b[u->at++];
     if (u->recs && tag == T_HOLE)
         return get_hole(u, key);
+    if (u->recs && tag == T_SHOLE) { /* filled when the result is complete, its samples read */
+        cJSON *x = key && stat_index(key) >= 0 && u->npend < PEND ? cJSON_CreateNumber(0) : NULL;
+        return x ? (u->pend[u->npend++] = x) : (u->bad = 1, NULL);
+    }
     if (u->recs && tag == T_REC) {
         u->cur++;
         return get_value(u, depth, key);
@@ -867,7 +971,7 @@ static cJSON *unpack_plain(const void *b, size_t n, const unpack *f3)
     else if (f3)
         u->bad = 1;
     cJSON *v = u->bad ? NULL : get_value(u, 0, NULL);
-    if (v && (u->at != n || (f3 && (size_t)(u->cur + 1) != u->nrec))) { /* format 3: every record used */
+    if (v && (u->at != n || (f3 && ((size_t)(u->cur + 1) != u->nrec || u->npend)))) { /* format 3: all used */
         cJSON_Delete(v);
         v = NULL;
     }
