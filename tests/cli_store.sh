@@ -133,6 +133,7 @@ grep -q '"value":.-0,' "$tmp/odd1.json" || fail "a result's -0 came back otherwi
 # the first of two results of one name counts, in each of the two documents: two runs, both ok
 h=$("$bin" store history '?/0:1' r --store="$tmp/odd.sqlite")
 [ "$(grep -c ' ok ' <<<"$h")" = 2 ] && ! grep -q ' error ' <<<"$h" || fail "the first of two results of one name is not the one kept: $h"
+[ "$(sqlite3 "$tmp/odd.sqlite" 'SELECT sum(nres) FROM runs')" = 2 ] || fail "one record per name and run: $(sqlite3 "$tmp/odd.sqlite" 'SELECT sum(nres) FROM runs'), want 2"
 
 # hostile documents (the streamed reader's cases too): exit 2, nothing stored; a BOM is skipped
 i=0
