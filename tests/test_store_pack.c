@@ -163,6 +163,13 @@ static int nrow_names;
 static const char *status_names[8] = {"ok", "error", "unsupported"};
 static int nstatus_names = 3;
 
+static char *copy_of(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    return c ? memcpy(c, s, n) : NULL;
+}
+
 static int64_t t_row_of(void *arg, const cJSON *r, const char *name, size_t pos)
 {
     (void)arg, (void)r, (void)pos;
@@ -171,7 +178,8 @@ static int64_t t_row_of(void *arg, const cJSON *r, const char *name, size_t pos)
             return i + 1;
     if (nrow_names == 512)
         return -1;
-    row_names[nrow_names] = name; /* borrowed: the tree lives through the test */
+    if (!(row_names[nrow_names] = copy_of(name)))
+        return -1;
     return ++nrow_names;
 }
 
@@ -183,7 +191,8 @@ static int64_t t_code_of(void *arg, const char *name)
             return i ? 63 + i : 0;
     if (nstatus_names == 8)
         return -1;
-    status_names[nstatus_names] = name;
+    if (!(status_names[nstatus_names] = copy_of(name)))
+        return -1;
     return 63 + nstatus_names++;
 }
 
@@ -314,6 +323,10 @@ static void format3(void)
            (double)n3 / 200, np, (double)np / 200);
     EXPECT(n3 + np <= 29 * 200, "200 results in format 3 and their records: %zu B, at most 29 per result", n3 + np);
     cJSON_Delete(r);
+    for (int i = 0; i < nrow_names; i++)
+        free((char *)row_names[i]);
+    for (int i = 3; i < nstatus_names; i++)
+        free((char *)status_names[i]);
 }
 
 int main(void)

@@ -33,8 +33,8 @@ static const char *const sql[NQ] = {
     [Q_DEV_PUT] = "INSERT OR IGNORE INTO devices(key, host, slot, model, variant, vendor) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_DEV_GET] = "SELECT id FROM devices WHERE host = ?1 AND slot = ?2 AND model = ?3 AND variant = ?4",
     [Q_DEV_IDS] = "UPDATE devices SET uuid = ?2, pci = ?3 WHERE id = ?1 AND (uuid <> ?2 OR pci <> ?3)",
-    [Q_RUN] = "INSERT INTO runs(doc, pos, device, time, driver, tool_version, entry, results, points, nres)"
-              " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    [Q_RUN] = ("INSERT INTO runs(doc, pos, device, time, driver, tool_version, entry, results, points, nres)"
+               " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
     [Q_ROW_PUT] = "INSERT INTO rows(name, unit, better) VALUES(?1, ?2, ?3)",
     [Q_STATUS_PUT] = "INSERT INTO statuses(code, name) VALUES(?1, ?2)",
 };

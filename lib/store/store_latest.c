@@ -92,7 +92,8 @@ static int load_results(sqlite3_stmt *st, int ok_code, clb_store_latest *l, size
     size_t n = 0;
     if (!clb_store_points_decode(sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6), &r, &n))
         return 0;
-    qsort(r, n, sizeof *r, cmp_rec_row);
+    if (n > 1)
+        qsort(r, n, sizeof *r, cmp_rec_row);
     for (size_t k = 0; k < n; k++) {
         if (!res_room(l, cap)) {
             free(r);
