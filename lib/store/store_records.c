@@ -81,6 +81,12 @@ static char *dup_status(sqlite3_stmt *st)
     return strdup(t ? (const char *)t : "");
 }
 
+static char *dup_status0(sqlite3_stmt *st)
+{
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    return strdup(t ? (const char *)t : "");
+}
+
 /* Loads every row's name by id, and the ids sorted by name. */
 static int load_rows(clb_store *s)
 {
@@ -196,7 +202,29 @@ static const char *status_of(void *arg, int code)
 {
     clb_store *s = arg;
     const char *n = clb_store_status_name(s, code);
-    return code >= 0 && code < s->nstatus && s->status_names[code] ? n : NULL;
+    if (code >= 0 && code < s->nstatus && s->status_names[code])
+        return n;
+    /* a status added since the names were loaded: that code read now (the names handed out stay) */
+    sqlite3_stmt *st = NULL;
+    char *name = NULL;
+    if (code >= 0 && code <= 100000 &&
+        sqlite3_prepare_v2(s->db, "SELECT name FROM statuses WHERE code = ?1", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int(st, 1, code);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            name = dup_status0(st);
+    }
+    sqlite3_finalize(st);
+    if (name && code >= s->nstatus) {
+        char **v = realloc(s->status_names, (size_t)(code + 1) * sizeof *v);
+        if (v) {
+            memset(v + s->nstatus, 0, (size_t)(code + 1 - s->nstatus) * sizeof *v);
+            s->status_names = v, s->nstatus = code + 1;
+        }
+    }
+    if (name && code < s->nstatus && !s->status_names[code])
+        return s->status_names[code] = name;
+    free(name);
+    return NULL;
 }
 
 /* The records and the format 2 tree of a run (the SQL functions' argument); 0 when unreadable. */
