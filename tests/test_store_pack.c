@@ -211,7 +211,7 @@ static const char *t_status_of(void *arg, int code)
 /* A result as clbench writes it: its statistics from its samples (clb_stats_compute). */
 static cJSON *measured(const char *name, int n, double scale)
 {
-    double x[16];
+    double x[128];
     uint64_t z = (uint64_t)0x9e3779b97f4a7c15 ^ (uint64_t)n;
     for (int i = 0; i < n; i++) {
         z ^= z << 13, z ^= z >> 7, z ^= z << 17;
@@ -303,17 +303,18 @@ static void format3(void)
     cJSON_Delete(v);
     /* statistics from samples: given back (holes), and with the mean one ulp off (kept) */
     cJSON *good = cJSON_CreateArray(), *off = cJSON_CreateArray();
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 10; i++) { /* 5 to 12 samples, and 60 and 100 (min, max, median from them too) */
         char name[16];
+        int n = i < 8 ? 5 + i : i == 8 ? 60 : 100;
         snprintf(name, sizeof name, "m%d", i);
-        cJSON_AddItemToArray(good, measured(name, 5 + i, 10.0 * (i + 1)));
-        cJSON *r = measured(name, 5 + i, 10.0 * (i + 1)), *mean = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "stats"), "mean");
+        cJSON_AddItemToArray(good, measured(name, n, 10.0 * (i + 1)));
+        cJSON *r = measured(name, n, 10.0 * (i + 1)), *mean = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "stats"), "mean");
         cJSON_SetNumberValue(mean, nextafter(mean->valuedouble, INFINITY));
         cJSON_AddItemToArray(off, r);
     }
     size_t ng = round_trip3("statistics from samples", good, NULL), no = round_trip3("a statistic one ulp off", off, NULL);
-    printf("8 measured results: %zu B with their statistics from the samples, %zu B with each mean one ulp off\n", ng, no);
-    EXPECT(ng + 8 * 4 <= no, "the samples give the statistics back: %zu B, %zu B when they do not", ng, no);
+    printf("10 measured results: %zu B with their statistics from the samples, %zu B with each mean one ulp off\n", ng, no);
+    EXPECT(ng + 10 * 4 <= no, "the samples give the statistics back: %zu B, %zu B when they do not", ng, no);
     cJSON_Delete(good);
     cJSON_Delete(off);
     /* the measured kind of results: what the store's size depends on (docs/store.md) */

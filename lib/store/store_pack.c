@@ -99,6 +99,7 @@ typedef struct pack {
     const cJSON *stats; /* the current result's stats object, when its samples give sst */
     double sst[6];
     int nshole; /* its statistics written as holes (at most PEND) */
+    int copies; /* min, max and median too (copies of samples: see put_results) */
 } pack;
 
 /* The statistics the samples give back, by key (lib/core/stats.c's definitions). */
@@ -459,11 +460,24 @@ static int hole(pack *p, const cJSON *c)
     return want && cJSON_IsString(c) && strcmp(c->valuestring, want) == 0;
 }
 
-/* Member c of object o: the samples give it back. */
+/* Whether d is one of the last BACK_MAX doubles written: a one-byte back reference. */
+static int backward(const pack *p, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    uint64_t at = p->dpos[hash_bits(bits) & (DSLOTS - 1)];
+    return at && p->nd - (at - 1) <= BACK_MAX && p->ring[(at - 1) % RING] == bits;
+}
+
+/* Member c of object o: the samples give it back (and it is not a one-byte back reference
+ * anyway, which keeps the structure of a result the same from result to result). */
 static int sample_hole(pack *p, const cJSON *o, const cJSON *c)
 {
     int k = o == p->stats && c->string && p->nshole < PEND ? stat_index(c->string) : -1;
-    return k >= 0 && cJSON_IsNumber(c) && same_bits(c->valuedouble, p->sst[k]) && ++p->nshole;
+    if (k >= 0 && k <= 2 && !p->copies)
+        return 0;
+    return k >= 0 && cJSON_IsNumber(c) && same_bits(c->valuedouble, p->sst[k]) && !backward(p, c->valuedouble) &&
+           ++p->nshole;
 }
 
 /* A member of o: a hole when the record or the samples give it back, else its value. */
@@ -577,6 +591,10 @@ static void put_results(pack *p, const cJSON *v)
                        ? st
                        : NULL;
         p->nshole = 0;
+        /* min, max and median are samples: written before them, a sample that equals one is a
+         * one-byte back reference when it is at most BACK_MAX doubles later, cheaper than the
+         * sample written out after a hole; past that reach the hole is cheaper */
+        p->copies = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "samples")) > BACK_MAX - 16;
         if (p->cur)
             put(p, &rec, 1);
         put_value(p, c);
