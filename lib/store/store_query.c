@@ -372,7 +372,8 @@ static int row_ranks(clb_store *s, walk *w, clb_diag *d)
             size_t n = (size_t)id + 1;
             if (!clb_store_grow(&w->rank, sizeof *w->rank, n)) {
                 sqlite3_finalize(st);
-                return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory reading the series") == CLB_OK;
+                clb_diag_set(d, CLB_ERR_NOMEM, "out of memory reading the series");
+                return 0;
             }
             for (size_t i = w->nrank; i < n; i++)
                 w->rank[i] = SIZE_MAX;
