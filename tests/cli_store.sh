@@ -6,7 +6,7 @@
 # newer schema are refused with exit 2 and left untouched (no byte, no side file).
 # usage: cli_store.sh CLBENCH SOURCE_DIR
 . "$(dirname "$0")/store_lib.sh" "$@"
-counts() { sqlite3 "$1" "SELECT (SELECT count(*) FROM docs), (SELECT count(*) FROM runs), (SELECT count(*) FROM results), (SELECT count(*) FROM devices)"; }
+counts() { sqlite3 "$1" "SELECT (SELECT count(*) FROM docs), (SELECT count(*) FROM runs), (SELECT coalesce(sum(nres), 0) FROM runs), (SELECT count(*) FROM devices)"; }
 
 python3 "$src/tests/store_gen.py" "$tmp/gen" --docs 4 --devices 3 --rows 20 --samples 5
 "$bin" store add "$tmp"/gen/*.json "$src/tests/data/sample.json" --store="$st" >"$tmp/add1" || fail "store add exited $?"
@@ -108,7 +108,7 @@ grep -q "^added .*sample2.json" "$tmp/b.out" || fail "the good document after a 
 # duplicate keys, an entry without results, results that are no array; export -> add -> export
 cat >"$tmp/odd.json" <<'J'
 {"schema_version": "1.0.0", "x": [-0.0, 1e300, 9007199254740994, 0.1, -17, "\u00e9\t\"", true, false, null, {}, []],
- "devices": [{"results": 5}, {"a": 1}, {"results": [{"name": "r", "status": "ok", "value": -0.0, "stats": {"cv": 0.25, "n": 3}},
+ "devices": [{"results": 5}, {"a": 1}, {"results": [{"name": "r", "status": "ok", "value": -0.0, "stats": {"cv": 0.25, "n": 3, "mean": -0.0}},
    {"name": "r", "status": "error", "value": 7}], "results": 7, "selection": {"platform_index": 0, "device_index": 1}}], "devices": 3}
 J
 "$bin" store add "$tmp/odd.json" --store="$tmp/odd.sqlite" >/dev/null || fail "the odd document was not added"
@@ -123,7 +123,11 @@ PY
 [ "$(grep -c '"results"' "$tmp/odd1.json")" = 3 ] || fail "the duplicate results member was not kept"
 grep -q '"x":.\[-0, 1e+300, 9007199254740994, 0.1, -17' "$tmp/odd1.json" || fail "the numbers came back otherwise: $(grep '"x"' "$tmp/odd1.json")"
 grep -q '"value":.-0,' "$tmp/odd1.json" || fail "a result's -0 came back otherwise: $(grep '"value"' "$tmp/odd1.json")"
-"$bin" store history '?/0:1' r --store="$tmp/odd.sqlite" | grep -q ' ok ' || fail "the first of two results of one name is not the one kept"
+grep -q '"mean":.-0$' "$tmp/odd1.json" || fail "a statistic's -0 came back otherwise: $(grep '"mean"' "$tmp/odd1.json")"
+# the first of two results of one name counts, in each of the two documents: two runs, both ok
+h=$("$bin" store history '?/0:1' r --store="$tmp/odd.sqlite")
+[ "$(grep -c ' ok ' <<<"$h")" = 2 ] && ! grep -q ' error ' <<<"$h" || fail "the first of two results of one name is not the one kept: $h"
+[ "$(sqlite3 "$tmp/odd.sqlite" 'SELECT sum(nres) FROM runs')" = 2 ] || fail "one record per name and run: $(sqlite3 "$tmp/odd.sqlite" 'SELECT sum(nres) FROM runs'), want 2"
 
 # hostile documents (the streamed reader's cases too): exit 2, nothing stored; a BOM is skipped
 i=0

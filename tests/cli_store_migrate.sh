@@ -12,6 +12,7 @@ current=$(sed -n 's/^#define CLB_STORE_SCHEMA \([0-9]*\)$/\1/p' "$src/lib/store/
 "$bin" store add "$src/tests/data/sample.json" "$src/tests/data/sample2.json" --store="$tmp/now.sqlite" >/dev/null &&
     "$bin" store export 1 --store="$tmp/now.sqlite" >"$tmp/now1.json" && "$bin" store export 2 --store="$tmp/now.sqlite" >"$tmp/now2.json" ||
     fail "adding the samples to a new store failed"
+want_res=$(sqlite3 "$tmp/now.sqlite" "SELECT sum(nres) FROM runs")
 n=0
 for v in $(seq 1 $((current - 1))); do
     fx=$src/tests/data/store-v$v.sql
@@ -34,9 +35,13 @@ PY
         fail "v$v: the documents came back changed"
     cmp -s "$tmp/e1.json" "$tmp/now1.json" && cmp -s "$tmp/e2.json" "$tmp/now2.json" ||
         fail "v$v: the export differs, byte for byte, from the same documents added now"
-    # every run repacked in the packed form of now (format 2: first byte 0xF2; deflated: 0xF3)
-    old=$(sqlite3 "$st" "SELECT count(*) FROM runs WHERE typeof(results) != 'blob' OR hex(substr(results, 1, 1)) NOT IN ('F2', 'F3')")
+    # every run repacked in the packed form of now (format 3: first byte 0xF4; deflated: 0xF5) beside its
+    # records (points: 'P', deflated 'Q'), as many as the results it had, and no results table left
+    old=$(sqlite3 "$st" "SELECT count(*) FROM runs WHERE typeof(results) != 'blob' OR hex(substr(results, 1, 1)) NOT IN ('F4', 'F5')
+                          OR typeof(points) != 'blob' OR substr(points, 1, 1) NOT IN (CAST('P' AS BLOB), CAST('Q' AS BLOB))")
     [ "$old" = 0 ] || fail "v$v: $old run(s) not repacked by the migration"
+    [ "$(sqlite3 "$st" "SELECT sum(nres), (SELECT count(*) FROM sqlite_master WHERE name = 'results') FROM runs")" = "$want_res|0" ] ||
+        fail "v$v: records $(sqlite3 "$st" "SELECT sum(nres) FROM runs"), want $want_res; the results table is to go"
     python3 "$src/tests/store_gen.py" "$tmp/gen$v" --docs 1 --devices 1 --rows 5
     "$bin" store add "$tmp/gen$v/gen-0000.json" --store="$st" >/dev/null || fail "v$v: adding after the migration failed"
     "$bin" store docs --store="$st" | grep -q "gen$v/gen-0000.json$" || fail "v$v: the new document's source is not kept"

@@ -157,6 +157,24 @@ static void check_docs(clb_store *s, char *const *text)
     free(v);
 }
 
+/* A document with a row and a status the store has not seen, added through a handle that has
+ * exported before (its names loaded), then exported by it: the names are read again. */
+static void check_new_names(clb_store *s)
+{
+    static const char doc[] = "{\n\t\"schema_version\":\t\"" CLB_SCHEMA_VERSION "\",\n"
+                              "\t\"devices\":\t[{\n\t\t\t\"results\":\t[{\n\t\t\t\t\t\"name\":\t\"r.new\",\n"
+                              "\t\t\t\t\t\"status\":\t\"unheard\",\n\t\t\t\t\t\"value\":\t1.5\n\t\t\t\t}]\n"
+                              "\t\t}]\n}\n";
+    clb_store_added a;
+    clb_diag d;
+    char *out = NULL;
+    size_t len = 0;
+    CHECK(clb_store_add_bytes(s, doc, strlen(doc), "new names", &a, &d) == CLB_OK && !a.known && a.results == 1);
+    CHECK(clb_store_export(s, a.doc, &out, &len, &d) == CLB_OK);
+    EXPECT(out && strcmp(out, doc) == 0, "a new row and status: exported as added: %s", out ? out : d.msg);
+    free(out);
+}
+
 /* --each STORE: every series of a store, timed. */
 static int each_timed(const char *path)
 {
@@ -201,6 +219,7 @@ int main(int argc, char **argv)
     check_devices(s);
     check_history(s);
     check_docs(s, text);
+    check_new_names(s);
     clb_store_close(s);
     for (int i = 0; i < 3; i++)
         free(text[i]);

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 /* The schema version this code writes; older stores are migrated when opened. */
-#define CLB_STORE_SCHEMA 4
+#define CLB_STORE_SCHEMA 5
 
 typedef struct clb_store clb_store;
 

@@ -25,7 +25,7 @@ void clb_store_sha256_hex(const void *data, size_t n, char out[65])
 }
 
 /* The statements of one add, prepared once. */
-enum { Q_BLOB_GET, Q_BLOB_PUT, Q_DOC, Q_DEV_PUT, Q_DEV_GET, Q_DEV_IDS, Q_RUN, Q_ROW_PUT, Q_STATUS_PUT, Q_RESULT, NQ };
+enum { Q_BLOB_GET, Q_BLOB_PUT, Q_DOC, Q_DEV_PUT, Q_DEV_GET, Q_DEV_IDS, Q_RUN, Q_ROW_PUT, Q_STATUS_PUT, NQ };
 static const char *const sql[NQ] = {
     [Q_BLOB_GET] = "SELECT id FROM blobs WHERE hash = ?1",
     [Q_BLOB_PUT] = "INSERT INTO blobs(hash, json) VALUES(?1, ?2)",
@@ -33,10 +33,10 @@ static const char *const sql[NQ] = {
     [Q_DEV_PUT] = "INSERT OR IGNORE INTO devices(key, host, slot, model, variant, vendor) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_DEV_GET] = "SELECT id FROM devices WHERE host = ?1 AND slot = ?2 AND model = ?3 AND variant = ?4",
     [Q_DEV_IDS] = "UPDATE devices SET uuid = ?2, pci = ?3 WHERE id = ?1 AND (uuid <> ?2 OR pci <> ?3)",
-    [Q_RUN] = "INSERT INTO runs(doc, pos, device, time, driver, tool_version, entry, results) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    [Q_RUN] = ("INSERT INTO runs(doc, pos, device, time, driver, tool_version, entry, results, points, nres)"
+               " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
     [Q_ROW_PUT] = "INSERT INTO rows(name, unit, better) VALUES(?1, ?2, ?3)",
     [Q_STATUS_PUT] = "INSERT INTO statuses(code, name) VALUES(?1, ?2)",
-    [Q_RESULT] = "INSERT OR IGNORE INTO results(run, row, status, value, spread, n) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
 };
 
 /* A name and its id (rows, statuses), sorted by name for bsearch. */
@@ -93,6 +93,8 @@ typedef struct add_ctx {
     const char *name; /* where the document comes from */
     named_id *hint;   /* the previous entry's row at each position: fleets repeat the order */
     size_t nhint;
+    const char **row_by_id; /* a row id's interned name (the holes of format 3) */
+    size_t nrow_by_id;
     clb_diag *d;
 } add_ctx;
 
@@ -145,6 +147,48 @@ static int intern_load(add_ctx *c, intern *t, const char *q)
             rc = SQLITE_NOMEM;
     sqlite3_finalize(st);
     return st && rc == SQLITE_DONE;
+}
+
+/* Files row id's name (interned, valid for the add) for name_of. */
+static int row_name_put(add_ctx *c, int64_t id, const char *name)
+{
+    if (id < 0)
+        return 0;
+    size_t cap = c->nrow_by_id;
+    while ((size_t)id >= cap)
+        cap = cap ? 2 * cap : 256;
+    if (cap != c->nrow_by_id) {
+        if (!clb_store_grow(&c->row_by_id, sizeof *c->row_by_id, cap))
+            return 0;
+        memset(c->row_by_id + c->nrow_by_id, 0, (cap - c->nrow_by_id) * sizeof *c->row_by_id);
+        c->nrow_by_id = cap;
+    }
+    c->row_by_id[id] = name;
+    return 1;
+}
+
+static int rows_by_id(add_ctx *c)
+{
+    for (size_t i = 0; i < c->rows.n; i++)
+        if (!row_name_put(c, c->rows.v[i].id, c->rows.v[i].name))
+            return 0;
+    return 1;
+}
+
+/* The holes' names during an add (arg: the add). */
+static const char *add_name_of(void *arg, int64_t row)
+{
+    const add_ctx *c = arg;
+    return row >= 0 && (size_t)row < c->nrow_by_id ? c->row_by_id[row] : NULL;
+}
+
+static const char *add_status_of(void *arg, int code)
+{
+    const add_ctx *c = arg;
+    for (size_t i = 0; i < c->statuses.n; i++)
+        if (c->statuses.v[i].id == code)
+            return c->statuses.v[i].name;
+    return NULL;
 }
 
 /* Steps a prepared insert or lookup and resets it; the SQLite code. */
@@ -310,7 +354,8 @@ static int64_t row_id(add_ctx *c, const cJSON *r, const char *name, size_t pos)
     if (!intern_put(&c->rows, name, id))
         return -1;
     hint_set(c, pos, name);
-    return id;
+    named_id key = {(char *)name, 0}, *hit = bsearch(&key, c->rows.v, c->rows.n, sizeof key, cmp_named);
+    return hit && row_name_put(c, id, hit->name) ? id : -1;
 }
 
 /* The code of a status name: the library's own names are clb_status, others from 64 on. */
@@ -333,52 +378,41 @@ static int64_t status_code(add_ctx *c, const char *name)
     return code;
 }
 
-/* One result of a run: the first of each name counts (rj_ok_in's rule); INSERT OR IGNORE
- * keeps it when a name repeats. */
-static int add_result(add_ctx *c, int64_t run, const cJSON *r, size_t pos)
+/* The records' lookups during an add: a result's row (made when new), a status's code. */
+static int64_t add_row_of(void *arg, const cJSON *r, const char *name, size_t pos)
 {
-    const char *name = rj_str(r, "name");
-    if (!name)
-        return 1; /* kept in the run's results text; no row to file it under */
-    int64_t row = row_id(c, r, name, pos), code = status_code(c, or_empty(rj_str(r, "status")));
-    if (row < 0 || code < 0)
-        return 0;
-    const cJSON *stats = rj_obj(r, "stats");
-    double v, cv, n;
-    sqlite3_stmt *q = c->q[Q_RESULT];
-    sqlite3_bind_int64(q, 1, run);
-    sqlite3_bind_int64(q, 2, row);
-    sqlite3_bind_int64(q, 3, code);
-    if (rj_num(r, "value", &v))
-        sqlite3_bind_double(q, 4, v);
-    else
-        sqlite3_bind_null(q, 4);
-    if (rj_num(stats, "cv", &cv) && cv >= 0)
-        sqlite3_bind_double(q, 5, cv);
-    else
-        sqlite3_bind_null(q, 5);
-    if (rj_num(stats, "n", &n) && n >= 0 && n < 2e9)
-        sqlite3_bind_int(q, 6, (int)n);
-    else
-        sqlite3_bind_null(q, 6);
-    return step_reset(q) == SQLITE_DONE;
+    return row_id(arg, r, name, pos);
 }
 
-/* One device entry at position pos of document doc: its run and its results. */
+static int64_t add_code_of(void *arg, const char *name)
+{
+    return status_code(arg, name);
+}
+
+/* One device entry at position pos of document doc: its run, with its records (what the queries
+ * read) and its results in format 3 (the rest, for the export). */
 static int add_entry(add_ctx *c, int64_t doc, int pos, const cJSON *entry, int64_t time, size_t *nres)
 {
-    const cJSON *results = rj_arr(entry, "results"), *r, *member = cJSON_GetObjectItemCaseSensitive(entry, "results");
+    const cJSON *results = rj_arr(entry, "results"), *member = cJSON_GetObjectItemCaseSensitive(entry, "results");
     if (!cJSON_IsObject(entry)) {
         clb_diag_set(c->d, CLB_ERR_USAGE, "%s: device entry %d is not an object", c->name, pos);
         return 0;
     }
     int64_t dev = device_id(c, entry);
     char *sk = dev >= 0 ? skeleton(c, entry, "results") : NULL;
+    clb_store_rec *recs = NULL;
+    long *rec_of = NULL;
+    size_t nrec = 0, plen = 0, ptlen = 0;
+    /* results is member when that is an array (the first "results": what readers see) */
+    int ok = sk && (!results || clb_store_records(results, add_row_of, add_code_of, c, &recs, &nrec, &rec_of));
     cJSON *none = member ? NULL : cJSON_CreateNull();
-    size_t plen = 0; /* the member as it is, whatever it holds: the export gives it back */
-    unsigned char *packed = sk ? clb_store_pack(member ? member : none, &plen) : NULL;
+    /* the member as it is, whatever it holds: the export gives it back */
+    unsigned char *packed = ok ? clb_store_pack3(member ? member : none, recs, results ? rec_of : NULL, add_name_of,
+                                                 add_status_of, c, &plen)
+                               : NULL;
+    unsigned char *points = packed ? clb_store_points_encode(recs, nrec, &ptlen) : NULL;
     cJSON_Delete(none);
-    int ok = packed != NULL;
+    ok = points != NULL;
     sqlite3_stmt *q = c->q[Q_RUN];
     if (ok) {
         sqlite3_bind_int64(q, 1, doc);
@@ -389,19 +423,12 @@ static int add_entry(add_ctx *c, int64_t doc, int pos, const cJSON *entry, int64
         sqlite3_bind_text(q, 6, or_empty(rj_str(rj_obj(c->doc, "provenance"), "tool_version")), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 7, sk, -1, SQLITE_STATIC);
         sqlite3_bind_blob(q, 8, packed, (int)plen, SQLITE_STATIC);
+        sqlite3_bind_blob(q, 9, points, (int)ptlen, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 10, (int64_t)nrec);
         ok = step_reset(q) == SQLITE_DONE;
     }
-    int64_t run = sqlite3_last_insert_rowid(c->s->db);
-    free(sk);
-    free(packed);
-    const cJSON *walk = ok ? results : NULL;
-    size_t i = 0;
-    cJSON_ArrayForEach(r, walk)
-    {
-        if (!(ok = add_result(c, run, r, i++)))
-            break;
-        (*nres)++;
-    }
+    *nres += (size_t)cJSON_GetArraySize(results);
+    free(sk), free(packed), free(points), free(recs), free(rec_of);
     return ok;
 }
 
@@ -475,6 +502,7 @@ static void add_ctx_free(add_ctx *c)
     intern_free(&c->rows);
     intern_free(&c->statuses);
     free(c->hint);
+    free(c->row_by_id);
 }
 
 /* The transaction: known again inside it (another writer may have added it meanwhile). doc:
@@ -491,7 +519,7 @@ static clb_error add_parsed(clb_store *s, const cJSON *doc, entries ents, const 
     if ((out->doc = known_doc(s, hex)) >= 0) {
         out->known = 1;
     } else {
-        ok = intern_load(&c, &c.rows, "SELECT id, name FROM rows") &&
+        ok = intern_load(&c, &c.rows, "SELECT id, name FROM rows") && rows_by_id(&c) &&
              intern_load(&c, &c.statuses, "SELECT code, name FROM statuses") && prepare_all(&c) &&
              add_doc_rows(&c, hex, len, out);
         if (!ok && d->err == CLB_OK && c.ents.bad)

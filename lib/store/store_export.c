@@ -42,19 +42,31 @@ static cJSON *rebuild(clb_store *s, sqlite3_stmt *get, const char *sk, cJSON *fi
     return ok ? o : NULL;
 }
 
+/* A run's results member: format 3 (store_pack.c) with its holes filled from the run's records
+ * (store_points.c), the statement's columns 1 and 2. */
+static cJSON *run_results(clb_store *s, sqlite3_stmt *st)
+{
+    clb_store_rec *recs = NULL;
+    size_t n = 0;
+    const void *pts = sqlite3_column_blob(st, 2);
+    if (!clb_store_points_decode(pts, (size_t)sqlite3_column_bytes(st, 2), &recs, &n))
+        return NULL;
+    cJSON *res = clb_store_unpack3(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1), recs, n,
+                                   clb_store_hole_name, clb_store_hole_status, s);
+    free(recs);
+    return res;
+}
+
 /* The device entries of document doc, in their order. */
 static cJSON *entries(clb_store *s, sqlite3_stmt *get, int64_t doc, clb_diag *d)
 {
-    sqlite3_stmt *st = clb_store_prep(s, "SELECT entry, results FROM runs WHERE doc = ?1 ORDER BY pos", d);
+    sqlite3_stmt *st = clb_store_prep(s, "SELECT entry, results, points FROM runs WHERE doc = ?1 ORDER BY pos", d);
     cJSON *devs = st ? cJSON_CreateArray() : NULL;
     int rc = SQLITE_ROW;
     if (st)
         sqlite3_bind_int64(st, 1, doc);
     while (devs && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        /* packed (store_pack.c); a store written before kept the JSON text */
-        cJSON *res = sqlite3_column_type(st, 1) == SQLITE_BLOB
-                         ? clb_store_unpack(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1))
-                         : cJSON_Parse((const char *)sqlite3_column_text(st, 1));
+        cJSON *res = run_results(s, st);
         cJSON *e = res ? rebuild(s, get, (const char *)sqlite3_column_text(st, 0), res) : NULL;
         if (!e) {
             rc = SQLITE_CORRUPT;

@@ -25,19 +25,33 @@ void clb_store_latest_free(clb_store_latest *l)
     memset(l, 0, sizeof *l);
 }
 
-static int devs_grow(clb_store_latest *l, size_t cap)
+/* Room for element n in each of the arrays (of one capacity, *cap), through clb_store_room. */
+static int room_all(void *const *arr, const size_t *sz, size_t k, size_t n, size_t *cap)
 {
-    return clb_store_grow(&l->device, sizeof *l->device, cap) && clb_store_grow(&l->run, sizeof *l->run, cap) &&
-           clb_store_grow(&l->time, sizeof *l->time, cap) && clb_store_grow(&l->key, sizeof *l->key, cap) &&
-           clb_store_grow(&l->model, sizeof *l->model, cap) && clb_store_grow(&l->driver, sizeof *l->driver, cap) &&
-           clb_store_grow(&l->first, sizeof *l->first, cap + 1);
+    size_t grown = *cap;
+    for (size_t i = 0; i < k; i++) {
+        size_t c = *cap;
+        if (!clb_store_room(arr[i], sz[i], n, &c))
+            return 0;
+        grown = c;
+    }
+    *cap = grown;
+    return 1;
 }
 
-static int res_grow(clb_store_latest *l, size_t cap)
+static int devs_room(clb_store_latest *l, size_t *cap, size_t *fcap)
 {
-    return clb_store_grow(&l->row, sizeof *l->row, cap) && clb_store_grow(&l->value, sizeof *l->value, cap) &&
-           clb_store_grow(&l->spread, sizeof *l->spread, cap) && clb_store_grow(&l->nsamp, sizeof *l->nsamp, cap) &&
-           clb_store_grow(&l->ok, sizeof *l->ok, cap);
+    void *const arr[] = {&l->device, &l->run, &l->time, &l->key, &l->model, &l->driver};
+    const size_t sz[] = {sizeof *l->device, sizeof *l->run, sizeof *l->time, sizeof *l->key, sizeof *l->model,
+                         sizeof *l->driver};
+    return room_all(arr, sz, 6, l->ndev, cap) && clb_store_room(&l->first, sizeof *l->first, l->ndev + 1, fcap);
+}
+
+static int res_room(clb_store_latest *l, size_t *cap)
+{
+    void *const arr[] = {&l->row, &l->value, &l->spread, &l->nsamp, &l->ok};
+    const size_t sz[] = {sizeof *l->row, sizeof *l->value, sizeof *l->spread, sizeof *l->nsamp, sizeof *l->ok};
+    return room_all(arr, sz, 5, l->nres, cap);
 }
 
 /* The rows' names and directions, indexed by row id. */
@@ -65,31 +79,42 @@ static clb_error load_rows(clb_store *s, clb_store_latest *l, clb_diag *d)
     return d->err;
 }
 
-/* The results of run into l (appended). */
-static int load_results(sqlite3_stmt *st, int64_t run, int ok_code, clb_store_latest *l, size_t *cap)
+static int cmp_rec_row(const void *a, const void *b)
 {
-    int rc;
-    sqlite3_bind_int64(st, 1, run);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (l->nres == *cap && !res_grow(l, *cap = *cap ? 2 * *cap : 4096))
-            break;
+    const clb_store_rec *x = a, *y = b;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The results of the run in st's row (its records, column 6) into l, in row id order. */
+static int load_results(sqlite3_stmt *st, int ok_code, clb_store_latest *l, size_t *cap)
+{
+    clb_store_rec *r = NULL;
+    size_t n = 0;
+    if (!clb_store_points_decode(sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6), &r, &n))
+        return 0;
+    if (n > 1)
+        qsort(r, n, sizeof *r, cmp_rec_row);
+    for (size_t k = 0; k < n; k++) {
+        if (!res_room(l, cap)) {
+            free(r);
+            return 0;
+        }
         size_t i = l->nres++;
-        l->row[i] = sqlite3_column_int64(st, 0);
-        l->ok[i] = sqlite3_column_int(st, 1) == ok_code;
-        l->value[i] = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-        l->spread[i] = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
-        l->nsamp[i] = sqlite3_column_int(st, 4);
+        l->row[i] = r[k].row;
+        l->ok[i] = r[k].status == ok_code;
+        l->value[i] = r[k].value;
+        l->spread[i] = r[k].spread;
+        l->nsamp[i] = r[k].n < 0 ? 0 : r[k].n;
     }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE;
+    free(r);
+    return 1;
 }
 
 clb_error clb_store_latest_runs(clb_store *s, clb_store_latest *out, clb_diag *d)
 {
     static const char dq[] =
-        "SELECT d.id, d.key, d.model, r.id, r.time, r.driver FROM devices d JOIN runs r ON r.id ="
+        "SELECT d.id, d.key, d.model, r.id, r.time, r.driver, r.points FROM devices d JOIN runs r ON r.id ="
         " (SELECT id FROM runs WHERE device = d.id ORDER BY time DESC, id DESC LIMIT 1) ORDER BY d.id";
-    static const char rq[] = "SELECT row, status, value, spread, n FROM results WHERE run = ?1 ORDER BY row";
     clb_diag_clear(d);
     memset(out, 0, sizeof *out);
     int ok_code = -1;
@@ -100,11 +125,10 @@ clb_error clb_store_latest_runs(clb_store *s, clb_store_latest *out, clb_diag *d
     if (d->err != CLB_OK || load_rows(s, out, d) != CLB_OK)
         goto done;
     st = clb_store_prep(s, dq, d);
-    sqlite3_stmt *res = st ? clb_store_prep(s, rq, d) : NULL;
-    size_t dcap = 0, rcap = 0;
+    size_t dcap = 0, fcap = 0, rcap = 0;
     int rc = SQLITE_ROW;
-    while (res && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (out->ndev == dcap && !devs_grow(out, dcap = dcap ? 2 * dcap : 256)) {
+    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!devs_room(out, &dcap, &fcap)) {
             clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
             break;
         }
@@ -115,16 +139,15 @@ clb_error clb_store_latest_runs(clb_store *s, clb_store_latest *out, clb_diag *d
         out->driver[i] = dup_text(st, 5);
         out->first[i] = out->nres;
         out->ndev++;
-        if (!out->key[i] || !out->model[i] || !out->driver[i] || !load_results(res, out->run[i], ok_code, out, &rcap)) {
+        if (!out->key[i] || !out->model[i] || !out->driver[i] || !load_results(st, ok_code, out, &rcap)) {
             clb_store_fail(s, "reading the latest runs", d);
             break;
         }
     }
-    if (d->err == CLB_OK && res && rc != SQLITE_DONE)
+    if (d->err == CLB_OK && st && rc != SQLITE_DONE)
         clb_store_fail(s, "reading the latest runs", d);
     if (out->first)
         out->first[out->ndev] = out->nres;
-    sqlite3_finalize(res);
     sqlite3_finalize(st);
 done:
     if (d->err != CLB_OK)

@@ -45,7 +45,16 @@ static const char schema_v3[] = "ALTER TABLE devices ADD COLUMN uuid TEXT NOT NU
  * half the bytes of format 1; every run is repacked. */
 static const char schema_v4[] = "UPDATE runs SET results = clb_repack(results)";
 
-static const char *const steps[] = {schema_v1, schema_v2, schema_v3, schema_v4};
+/* Version 5: what the queries read of each run's results in the run's row (runs.points, its
+ * records: row, status, value, cv, n, store_points.c) instead of a row per result, and the results
+ * in format 3, without what the records hold (store_pack.c); nres counts the records. */
+static const char schema_v5[] = "ALTER TABLE runs ADD COLUMN points BLOB;"
+                                "ALTER TABLE runs ADD COLUMN nres INTEGER NOT NULL DEFAULT 0;"
+                                "UPDATE runs SET points = clb_points(results), results = clb_repack3(results),"
+                                " nres = (SELECT count(*) FROM results WHERE run = runs.id);"
+                                "DROP TABLE results";
+
+static const char *const steps[] = {schema_v1, schema_v2, schema_v3, schema_v4, schema_v5};
 #define NSTEPS (int)(sizeof steps / sizeof steps[0])
 _Static_assert(sizeof steps / sizeof steps[0] == CLB_STORE_SCHEMA, "one migration step per version");
 
@@ -223,7 +232,10 @@ clb_error clb_store_open(const char *path, int create, clb_store **out, clb_diag
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK ||
         sqlite3_create_function(s->db, "clb_repack", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, clb_store_repack_sql,
-                                NULL, NULL) != SQLITE_OK) {
+                                NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(s->db, "clb_points", 1, SQLITE_UTF8, s, clb_store_points_sql, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(s->db, "clb_repack3", 1, SQLITE_UTF8, s, clb_store_repack3_sql, NULL, NULL) !=
+            SQLITE_OK) {
         clb_store_fail(s, "opening", d);
     } else if (check_then_configure(s, d) == CLB_OK) {
         *out = s;
@@ -241,6 +253,9 @@ void clb_store_close(clb_store *s)
     for (int i = 0; i < s->nstatus; i++)
         free(s->status_names[i]);
     free(s->status_names);
+    for (size_t i = 0; i < s->nrow_names; i++)
+        free(s->row_names[i]);
+    free(s->row_names), free(s->row_by_name);
     free(s->path);
     free(s);
 }

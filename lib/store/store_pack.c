@@ -22,7 +22,19 @@
  * before it in the table, then len bytes.
  * Every object written as OBJ is numbered when it is complete (reader and writer alike), every
  * non-integer number is counted in the order written. Format 1 blobs are read either way.
- * What is stored is format 2 deflated (DEFLATED, the length, zlib's stream) when that is smaller. */
+ * What is stored is format 2 deflated (DEFLATED, the length, zlib's stream) when that is smaller.
+ *
+ * Format 3 (schema 5; FORMAT3, deflated DEFLATED3) is format 2 written beside the run's records
+ * (store_points.c), which the queries read and which hold the number of each counted result:
+ *         | REC value                      (a counted result: the next record is its record)
+ *         | HOLE                           (a member whose value the record gives back: name,
+ *                                           status, value, median, n or cv, by its key)
+ *         | SHOLE                          (a statistic of the result's stats object that its
+ *                                           samples give back: min, max, median, mean, stddev or
+ *                                           cv, by its key; filled when the result is complete)
+ * A hole is written only when the record or the samples give back exactly the member's value
+ * (the same bits, the same string); a double filled from a record counts among the doubles
+ * written, on both sides; one filled from the samples does not. */
 #include "store/store_int.h"
 
 #include <math.h>
@@ -30,10 +42,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE };
+enum { PEND = 8 }; /* the most statistics of one result filled from its samples */
+enum { T_NULL, T_FALSE, T_TRUE, T_INT, T_REAL, T_STR, T_ARR, T_OBJ, T_SHAPE, T_REC, T_HOLE, T_SHOLE };
 enum {
     FORMAT2 = 0xF2,
     DEFLATED = 0xF3, /* varint(length) and zlib's stream of a format 2 blob */
+    FORMAT3 = 0xF4,
+    DEFLATED3 = 0xF5,
     DEFLATE_LEVEL = 6,
     T_DEC = 16, /* + e: 17..38 */
     DEC_MAX = 22,
@@ -75,7 +90,72 @@ typedef struct pack {
     int64_t lastm[DEC_MAX + 1]; /* the last decimal of each exponent */
     int haslast[DEC_MAX + 1];
     int oom;
+    /* format 3: the records, the current result's, and the names the holes stand for */
+    const clb_store_rec *recs, *cur;
+    const long *rec_of;
+    const char *(*name_of)(void *, int64_t);
+    const char *(*status_of)(void *, int);
+    void *arg;
+    const cJSON *stats; /* the current result's stats object, when its samples give sst */
+    double sst[6];
+    int nshole; /* its statistics written as holes (at most PEND) */
+    int copies; /* min, max and median too (copies of samples: see put_results) */
 } pack;
+
+/* The statistics the samples give back, by key (lib/core/stats.c's definitions). */
+static const char *const stat_key[6] = {"min", "max", "median", "mean", "stddev", "cv"};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* min, max, median, mean, stddev, cv of the numbers of samples, computed as clb_stats_compute
+ * does (sorted, summed in order; each product its own statement, so that no compiler fuses a
+ * multiply-add and the bits are the same on every machine: IEEE operations and sqrt are
+ * correctly rounded); 0 when samples is not a non-empty array of finite numbers. */
+static int sample_stats(const cJSON *samples, double out[6])
+{
+    size_t n = (size_t)cJSON_GetArraySize(samples), i = 0;
+    const cJSON *x;
+    if (!cJSON_IsArray(samples) || n == 0 || n > 100000000)
+        return 0;
+    double *v = malloc(n * sizeof *v), sum = 0.0, ss = 0.0;
+    if (!v)
+        return 0;
+    cJSON_ArrayForEach(x, samples)
+    {
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+            free(v);
+            return 0;
+        }
+        v[i++] = x->valuedouble;
+    }
+    qsort(v, n, sizeof *v, cmp_double);
+    for (i = 0; i < n; i++)
+        sum += v[i];
+    double mean = sum / (double)n;
+    for (i = 0; i < n; i++) {
+        double dev = v[i] - mean;
+        double sq = dev * dev;
+        ss += sq;
+    }
+    double sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+    out[0] = v[0], out[1] = v[n - 1];
+    out[2] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    out[3] = mean, out[4] = sd, out[5] = mean != 0.0 ? sd / fabs(mean) : 0.0;
+    free(v);
+    return 1;
+}
+
+static int stat_index(const char *key)
+{
+    for (int k = 0; k < 6; k++)
+        if (strcmp(key, stat_key[k]) == 0)
+            return k;
+    return -1;
+}
 
 static void put(pack *p, const void *src, size_t k)
 {
@@ -198,6 +278,11 @@ static int decimal(double d, int64_t *m)
             return e;
     }
     return 0;
+}
+
+int clb_store_decimal(double d, int64_t *m)
+{
+    return decimal(d, m);
 }
 
 static uint64_t zigzag(int64_t m)
@@ -328,6 +413,91 @@ static int index_shape(pack *p)
 
 static void put_value(pack *p, const cJSON *v);
 
+/* Whether a number is written as a double (not an integer varint): what counts it. */
+static int counted_double(double d)
+{
+    return !(d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d)));
+}
+
+/* A double filled into a hole, counted as if written (both sides do the same). */
+static void note_double(pack *p, double d)
+{
+    uint64_t bits;
+    int64_t m;
+    int e;
+    if (!counted_double(d))
+        return;
+    memcpy(&bits, &d, 8);
+    if ((e = decimal(d, &m)) > 0)
+        p->lastm[e] = m, p->haslast[e] = 1;
+    uint32_t h = hash_bits(bits) & (DSLOTS - 1);
+    p->ring[p->nd % RING] = bits;
+    p->dpos[h] = ++p->nd;
+}
+
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* The member c of the current result when its record gives it back exactly (a hole). */
+static int hole(pack *p, const cJSON *c)
+{
+    const clb_store_rec *r = p->cur;
+    const char *k = c->string, *want = NULL;
+    if (!r || !k)
+        return 0;
+    if (strcmp(k, "value") == 0 || strcmp(k, "median") == 0)
+        return isnan(r->value) ? cJSON_IsNull(c) : cJSON_IsNumber(c) && same_bits(c->valuedouble, r->value);
+    if (strcmp(k, "cv") == 0)
+        return !isnan(r->spread) && cJSON_IsNumber(c) && same_bits(c->valuedouble, r->spread);
+    if (strcmp(k, "n") == 0)
+        return r->n >= 0 && cJSON_IsNumber(c) && same_bits(c->valuedouble, (double)r->n);
+    if (strcmp(k, "name") == 0)
+        want = p->name_of(p->arg, r->row);
+    else if (strcmp(k, "status") == 0)
+        want = p->status_of(p->arg, r->status);
+    return want && cJSON_IsString(c) && strcmp(c->valuestring, want) == 0;
+}
+
+/* Whether d is one of the last BACK_MAX doubles written: a one-byte back reference. */
+static int backward(const pack *p, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    uint64_t at = p->dpos[hash_bits(bits) & (DSLOTS - 1)];
+    return at && p->nd - (at - 1) <= BACK_MAX && p->ring[(at - 1) % RING] == bits;
+}
+
+/* Member c of object o: the samples give it back (and it is not a one-byte back reference
+ * anyway, which keeps the structure of a result the same from result to result). */
+static int sample_hole(pack *p, const cJSON *o, const cJSON *c)
+{
+    int k = o == p->stats && c->string && p->nshole < PEND ? stat_index(c->string) : -1;
+    if (k >= 0 && k <= 2 && !p->copies)
+        return 0;
+    return k >= 0 && cJSON_IsNumber(c) && same_bits(c->valuedouble, p->sst[k]) && !backward(p, c->valuedouble) &&
+           ++p->nshole;
+}
+
+/* A member of o: a hole when the record or the samples give it back, else its value. */
+static void put_member(pack *p, const cJSON *o, const cJSON *c)
+{
+    if (!hole(p, c) && sample_hole(p, o, c)) {
+        unsigned char tag = T_SHOLE;
+        put(p, &tag, 1);
+        return;
+    }
+    if (!hole(p, c)) {
+        put_value(p, c);
+        return;
+    }
+    unsigned char tag = T_HOLE;
+    put(p, &tag, 1);
+    if (cJSON_IsNumber(c))
+        note_double(p, c->valuedouble);
+}
+
 /* An object: SHAPE and its values when its key list was seen, else OBJ with its keys, numbered
  * when complete. */
 static void put_object(pack *p, const cJSON *v)
@@ -351,7 +521,7 @@ static void put_object(pack *p, const cJSON *v)
     for (c = v->child; c; c = c->next) {
         if (at < 0)
             put_string(p, c->string ? c->string : "", 0);
-        put_value(p, c);
+        put_member(p, v, c);
     }
     if (at >= 0) {
         free(key);
@@ -371,7 +541,7 @@ static void put_value(pack *p, const cJSON *v)
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         /* integers exactly, but not -0 (printed "-0") */
-        if (d == floor(d) && fabs(d) < 9007199254740992.0 && !(d == 0 && signbit(d))) {
+        if (!counted_double(d)) {
             int64_t i = (int64_t)d;
             tag = T_INT;
             put(p, &tag, 1);
@@ -403,14 +573,49 @@ static void put_value(pack *p, const cJSON *v)
     put(p, &tag, 1);
 }
 
-static unsigned char *pack_plain(const cJSON *v, size_t *len)
+/* The top array of format 3: each counted result after REC, its record current. */
+static void put_results(pack *p, const cJSON *v)
+{
+    unsigned char tag = T_ARR, rec = T_REC;
+    size_t n = 0, i = 0;
+    const cJSON *c;
+    for (c = v->child; c; c = c->next)
+        n++;
+    put(p, &tag, 1);
+    put_varint(p, n);
+    for (c = v->child; c; c = c->next, i++) {
+        p->cur = p->rec_of[i] >= 0 ? &p->recs[p->rec_of[i]] : NULL;
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "stats");
+        p->stats = cJSON_IsObject(c) && cJSON_IsObject(st) &&
+                           sample_stats(cJSON_GetObjectItemCaseSensitive(c, "samples"), p->sst)
+                       ? st
+                       : NULL;
+        p->nshole = 0;
+        /* min, max and median are samples: written before them, a sample that equals one is a
+         * one-byte back reference when it is at most BACK_MAX doubles later, cheaper than the
+         * sample written out after a hole; past that reach the hole is cheaper */
+        p->copies = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "samples")) > BACK_MAX - 16;
+        if (p->cur)
+            put(p, &rec, 1);
+        put_value(p, c);
+    }
+    p->cur = NULL, p->stats = NULL;
+}
+
+static unsigned char *pack_plain(const cJSON *v, const pack *f3, size_t *len)
 {
     pack *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
-    unsigned char f = FORMAT2;
+    unsigned char f = f3 ? FORMAT3 : FORMAT2;
+    if (f3)
+        p->recs = f3->recs, p->rec_of = f3->rec_of, p->name_of = f3->name_of, p->status_of = f3->status_of,
+        p->arg = f3->arg;
     put(p, &f, 1);
-    put_value(p, v);
+    if (f3 && p->rec_of && cJSON_IsArray(v))
+        put_results(p, v);
+    else
+        put_value(p, v);
     for (size_t i = 0; i < p->nshp; i++)
         free(p->shp[i].key);
     free(p->shp);
@@ -432,10 +637,10 @@ static unsigned char *pack_plain(const cJSON *v, size_t *len)
 /* Format 2, deflated when that is smaller (the structure and the bytes of the varints repeat
  * from result to result: 60 B per measured result become 34; level 6 by measurement,
  * docs/results/store-2026-11-25-vm.md). */
-unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+static unsigned char *pack_any(const cJSON *v, const pack *f3, size_t *len)
 {
     size_t n = 0;
-    unsigned char *plain = pack_plain(v, &n);
+    unsigned char *plain = pack_plain(v, f3, &n);
     uLongf cap = plain ? compressBound((uLong)n) : 0;
     unsigned char *z = plain && n > 64 ? malloc(11 + cap) : NULL;
     if (!z) {
@@ -443,7 +648,7 @@ unsigned char *clb_store_pack(const cJSON *v, size_t *len)
         return plain;
     }
     size_t h = 1;
-    z[0] = DEFLATED;
+    z[0] = f3 ? DEFLATED3 : DEFLATED;
     for (uint64_t k = n;; k >>= 7) {
         z[h++] = (unsigned char)((k & 0x7f) | (k > 0x7f ? 0x80 : 0));
         if (k <= 0x7f)
@@ -459,6 +664,19 @@ unsigned char *clb_store_pack(const cJSON *v, size_t *len)
     return z;
 }
 
+unsigned char *clb_store_pack(const cJSON *v, size_t *len)
+{
+    return pack_any(v, NULL, len);
+}
+
+unsigned char *clb_store_pack3(const cJSON *v, const clb_store_rec *recs, const long *rec_of,
+                               const char *(*name_of)(void *, int64_t), const char *(*status_of)(void *, int),
+                               void *arg, size_t *len)
+{
+    pack f3 = {.recs = recs, .rec_of = rec_of, .name_of = name_of, .status_of = status_of, .arg = arg};
+    return pack_any(v, &f3, len);
+}
+
 /* Reading back: a cursor and the strings seen so far (borrowed from the buffer, copied on use). */
 typedef struct unpack {
     const unsigned char *b;
@@ -472,6 +690,15 @@ typedef struct unpack {
     uint64_t nd;
     int64_t lastm[DEC_MAX + 1];
     int haslast[DEC_MAX + 1];
+    /* format 3: the records and the one of the current result (-1 before the first) */
+    const clb_store_rec *recs;
+    size_t nrec;
+    long cur;
+    const char *(*name_of)(void *, int64_t);
+    const char *(*status_of)(void *, int);
+    void *arg;
+    cJSON *pend[PEND]; /* the current result's statistics to fill from its samples */
+    int npend;
 } unpack;
 
 static uint64_t get_varint(unpack *u)
@@ -524,7 +751,22 @@ static cJSON *got_double(unpack *u, double d)
     return cJSON_CreateNumber(d);
 }
 
-static cJSON *get_value(unpack *u, int depth);
+static cJSON *get_value(unpack *u, int depth, const char *key);
+
+/* The statistics of result r that its samples give back (format 3's SHOLE): 0 when damaged. */
+static int fill_samples(unpack *u, const cJSON *r)
+{
+    double sst[6];
+    int n = u->npend;
+    u->npend = 0;
+    if (n == 0)
+        return 1;
+    if (!cJSON_IsObject(r) || !sample_stats(cJSON_GetObjectItemCaseSensitive(r, "samples"), sst))
+        return u->bad = 1, 0;
+    for (int i = 0; i < n; i++)
+        cJSON_SetNumberValue(u->pend[i], sst[stat_index(u->pend[i]->string)]);
+    return 1;
+}
 
 /* Appends item to container c after last (by hand: cJSON_AddItemToArray walks the list, O(n^2)
  * for a long array). */
@@ -550,13 +792,15 @@ static cJSON *get_members(unpack *u, int depth, int tag, uint64_t n, const char 
         const char *key = tag == T_OBJ ? get_string(u) : tag == T_SHAPE ? given[i] : NULL;
         if (got)
             got[i] = key;
-        cJSON *item = u->bad ? NULL : get_value(u, depth + 1);
+        cJSON *item = u->bad ? NULL : get_value(u, depth + 1, key);
         if (!item || (tag != T_ARR && !(item->string = strdup(key)))) {
             cJSON_Delete(item);
             u->bad = 1;
             break;
         }
         append(c, &last, item);
+        if (depth == 0 && u->recs && !fill_samples(u, item)) /* a result of format 3 is complete */
+            break;
     }
     if (u->bad || !c) {
         cJSON_Delete(c);
@@ -568,11 +812,53 @@ static cJSON *get_members(unpack *u, int depth, int tag, uint64_t n, const char 
     return c;
 }
 
-static cJSON *get_value(unpack *u, int depth)
+/* A double filled into a hole, counted as the writer counted it. */
+static cJSON *filled_double(unpack *u, double d)
+{
+    int64_t m;
+    int e;
+    if (!counted_double(d))
+        return cJSON_CreateNumber(d);
+    if ((e = decimal(d, &m)) > 0)
+        u->lastm[e] = m, u->haslast[e] = 1;
+    return got_double(u, d);
+}
+
+/* The value of member key that the current record gives back (format 3's HOLE). */
+static cJSON *get_hole(unpack *u, const char *key)
+{
+    if (!key || u->cur < 0 || (size_t)u->cur >= u->nrec)
+        return u->bad = 1, NULL;
+    const clb_store_rec *r = &u->recs[u->cur];
+    const char *s = NULL;
+    if (strcmp(key, "value") == 0 || strcmp(key, "median") == 0)
+        return isnan(r->value) ? cJSON_CreateNull() : filled_double(u, r->value);
+    if (strcmp(key, "cv") == 0 && !isnan(r->spread))
+        return filled_double(u, r->spread);
+    if (strcmp(key, "n") == 0 && r->n >= 0)
+        return cJSON_CreateNumber((double)r->n);
+    if (strcmp(key, "name") == 0)
+        s = u->name_of(u->arg, r->row);
+    else if (strcmp(key, "status") == 0)
+        s = u->status_of(u->arg, r->status);
+    return s ? cJSON_CreateString(s) : (u->bad = 1, NULL);
+}
+
+static cJSON *get_value(unpack *u, int depth, const char *key)
 {
     if (u->at >= u->n || depth > CJSON_NESTING_LIMIT)
         return u->bad = 1, NULL;
     unsigned char tag = u->b[u->at++];
+    if (u->recs && tag == T_HOLE)
+        return get_hole(u, key);
+    if (u->recs && tag == T_SHOLE) { /* filled when the result is complete, its samples read */
+        cJSON *x = key && stat_index(key) >= 0 && u->npend < PEND ? cJSON_CreateNumber(0) : NULL;
+        return x ? (u->pend[u->npend++] = x) : (u->bad = 1, NULL);
+    }
+    if (u->recs && tag == T_REC) {
+        u->cur++;
+        return get_value(u, depth, key);
+    }
     if (u->f2 && tag > T_DEC && tag <= T_DDELTA + DEC_MAX) {
         int e = tag > T_DDELTA ? tag - T_DDELTA : tag - T_DEC;
         int64_t m = unzigzag(get_varint(u));
@@ -645,10 +931,10 @@ static cJSON *get_value(unpack *u, int depth)
     return u->bad = 1, NULL;
 }
 
-static cJSON *unpack_plain(const void *b, size_t n);
+static cJSON *unpack_plain(const void *b, size_t n, const unpack *f3);
 
 /* A deflated blob: its length, then zlib's stream, which must give exactly that many bytes. */
-static cJSON *unpack_deflated(const unsigned char *b, size_t n)
+static cJSON *unpack_deflated(const unsigned char *b, size_t n, const unpack *f3)
 {
     uint64_t len = 0;
     size_t at = 1;
@@ -665,27 +951,45 @@ static cJSON *unpack_deflated(const unsigned char *b, size_t n)
     unsigned char *plain = malloc((size_t)len);
     uLongf got = (uLongf)len;
     cJSON *v = NULL;
-    if (plain && uncompress(plain, &got, b + at, (uLong)(n - at)) == Z_OK && got == len && plain[0] == FORMAT2)
-        v = unpack_plain(plain, (size_t)len);
+    if (plain && uncompress(plain, &got, b + at, (uLong)(n - at)) == Z_OK && got == len &&
+        plain[0] == (f3 ? FORMAT3 : FORMAT2))
+        v = unpack_plain(plain, (size_t)len, f3);
     free(plain);
     return v;
 }
 
 cJSON *clb_store_unpack(const void *b, size_t n)
 {
-    return n > 0 && *(const unsigned char *)b == DEFLATED ? unpack_deflated(b, n) : unpack_plain(b, n);
+    return n > 0 && *(const unsigned char *)b == DEFLATED ? unpack_deflated(b, n, NULL) : unpack_plain(b, n, NULL);
 }
 
-static cJSON *unpack_plain(const void *b, size_t n)
+cJSON *clb_store_unpack3(const void *b, size_t n, const clb_store_rec *recs, size_t nrec,
+                         const char *(*name_of)(void *, int64_t), const char *(*status_of)(void *, int), void *arg)
+{
+    static const clb_store_rec none;
+    unpack f3 = {.recs = recs ? recs : &none, .nrec = nrec, .name_of = name_of, .status_of = status_of, .arg = arg};
+    const unsigned char *p = b;
+    if (n == 0 || (p[0] != FORMAT3 && p[0] != DEFLATED3))
+        return NULL;
+    return p[0] == DEFLATED3 ? unpack_deflated(b, n, &f3) : unpack_plain(b, n, &f3);
+}
+
+static cJSON *unpack_plain(const void *b, size_t n, const unpack *f3)
 {
     unpack *u = calloc(1, sizeof *u);
     if (!u)
         return NULL;
     u->b = b, u->n = n;
-    if (n > 0 && u->b[0] == FORMAT2)
+    if (f3)
+        u->recs = f3->recs, u->nrec = f3->nrec, u->name_of = f3->name_of, u->status_of = f3->status_of,
+        u->arg = f3->arg;
+    u->cur = -1;
+    if (n > 0 && u->b[0] == (f3 ? FORMAT3 : FORMAT2))
         u->f2 = 1, u->at = 1;
-    cJSON *v = get_value(u, 0);
-    if (v && u->at != n) {
+    else if (f3)
+        u->bad = 1;
+    cJSON *v = u->bad ? NULL : get_value(u, 0, NULL);
+    if (v && (u->at != n || (f3 && ((size_t)(u->cur + 1) != u->nrec || u->npend)))) { /* format 3: all used */
         cJSON_Delete(v);
         v = NULL;
     }

@@ -4,6 +4,7 @@
 #include "doc/doc.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,23 +24,29 @@ void clb_store_devices_free(clb_store_device *v, size_t n)
     free(v);
 }
 
-int clb_store_grow(void *p, size_t sz, size_t cap)
+clb_error clb_store_collect(clb_store *s, sqlite3_stmt *st, size_t sz, void *out, size_t *n,
+                            int (*fill)(sqlite3_stmt *, clb_store_vec *, void *), void *arg,
+                            void (*drop)(void *, size_t), const char *what, clb_diag *d)
 {
-    void *q = realloc(*(void **)p, cap * sz);
-    if (q)
-        *(void **)p = q;
-    return q != NULL;
-}
-
-int clb_store_room(void *p, size_t sz, size_t n, size_t *cap)
-{
-    size_t c = *cap ? 2 * *cap : 64;
-    if (n < *cap)
-        return 1;
-    if (!clb_store_grow(p, sz, c))
-        return 0;
-    *cap = c;
-    return 1;
+    clb_store_vec a = {NULL, 0, 0, sz};
+    int rc = SQLITE_DONE;
+    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (!fill(st, &a, arg)) {
+            clb_diag_set(d, CLB_ERR_NOMEM, "%s: out of memory %s", s->path, what);
+            break;
+        }
+    if (d->err == CLB_OK && st && rc != SQLITE_DONE)
+        clb_store_fail(s, what, d);
+    if (d->err != CLB_OK) {
+        if (drop)
+            drop(a.v, a.n);
+        else
+            free(a.v);
+        a.v = NULL, a.n = 0;
+    }
+    *(void **)out = a.v;
+    *n = a.n;
+    return d->err;
 }
 
 size_t clb_store_device_index(const clb_store_device *v, size_t n, int64_t id)
@@ -55,6 +62,27 @@ size_t clb_store_device_index(const clb_store_device *v, size_t n, int64_t id)
     return lo < n && v[lo].id == id ? lo : n;
 }
 
+static int fill_device(sqlite3_stmt *st, clb_store_vec *a, void *arg)
+{
+    clb_store_device *v = clb_store_vec_add(a);
+    (void)arg;
+    if (!v)
+        return 0;
+    v->id = sqlite3_column_int64(st, 0);
+    v->key = dup_col(st, 1), v->model = dup_col(st, 2), v->vendor = dup_col(st, 3);
+    v->host = dup_col(st, 4), v->slot = dup_col(st, 5), v->variant = dup_col(st, 6);
+    v->runs = (size_t)sqlite3_column_int64(st, 7);
+    v->last_run = sqlite3_column_int64(st, 8);
+    v->driver = dup_col(st, 9);
+    v->uuid = dup_col(st, 10), v->pci = dup_col(st, 11);
+    return v->key && v->model && v->vendor && v->host && v->slot && v->variant && v->driver && v->uuid && v->pci;
+}
+
+static void drop_devices(void *v, size_t n)
+{
+    clb_store_devices_free(v, n);
+}
+
 clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb_diag *d)
 {
     static const char q[] =
@@ -62,30 +90,11 @@ clb_error clb_store_devices(clb_store *s, clb_store_device **out, size_t *n, clb
         " (SELECT driver FROM runs WHERE device = d.id ORDER BY time DESC, id DESC LIMIT 1), d.uuid, d.pci"
         " FROM devices d LEFT JOIN runs r ON r.device = d.id GROUP BY d.id ORDER BY d.id";
     clb_diag_clear(d);
-    *out = NULL;
-    *n = 0;
+    *out = NULL, *n = 0;
     sqlite3_stmt *st = clb_store_prep(s, q, d);
-    size_t cap = 0;
-    int rc = SQLITE_ROW;
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!clb_store_room(out, sizeof **out, *n, &cap))
-            break;
-        clb_store_device *v = &(*out)[(*n)++];
-        v->id = sqlite3_column_int64(st, 0);
-        v->key = dup_col(st, 1), v->model = dup_col(st, 2), v->vendor = dup_col(st, 3);
-        v->host = dup_col(st, 4), v->slot = dup_col(st, 5), v->variant = dup_col(st, 6);
-        v->runs = (size_t)sqlite3_column_int64(st, 7);
-        v->last_run = sqlite3_column_int64(st, 8);
-        v->driver = dup_col(st, 9);
-        v->uuid = dup_col(st, 10), v->pci = dup_col(st, 11);
-    }
-    if (st && rc != SQLITE_DONE)
-        clb_store_fail(s, "listing devices", d);
+    if (st)
+        clb_store_collect(s, st, sizeof **out, out, n, fill_device, NULL, drop_devices, "listing devices", d);
     sqlite3_finalize(st);
-    if (d->err != CLB_OK) {
-        clb_store_devices_free(*out, *n);
-        *out = NULL, *n = 0;
-    }
     return d->err;
 }
 
@@ -166,8 +175,8 @@ static int series_grow(clb_store_series *sr, size_t cap)
     return p[5] != NULL;
 }
 
-/* Appends the point of a statement's columns from `at`: time, run, status, value, spread, n. */
-static int series_push(clb_store_series *sr, size_t *cap, sqlite3_stmt *st, int at)
+/* Appends the point of run (time, id) with record r. */
+static int series_push(clb_store_series *sr, size_t *cap, int64_t time, int64_t run, const clb_store_rec *r)
 {
     if (sr->n == *cap) {
         *cap = *cap ? 2 * *cap : 16;
@@ -175,13 +184,23 @@ static int series_push(clb_store_series *sr, size_t *cap, sqlite3_stmt *st, int 
             return 0;
     }
     size_t i = sr->n++;
-    sr->time[i] = sqlite3_column_int64(st, at);
-    sr->run[i] = sqlite3_column_int64(st, at + 1);
-    sr->status[i] = sqlite3_column_int(st, at + 2);
-    sr->value[i] = sqlite3_column_type(st, at + 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, at + 3);
-    sr->spread[i] = sqlite3_column_type(st, at + 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, at + 4);
-    sr->nsamp[i] = sqlite3_column_int(st, at + 5);
+    sr->time[i] = time;
+    sr->run[i] = run;
+    sr->status[i] = r->status;
+    sr->value[i] = r->value;
+    sr->spread[i] = r->spread;
+    sr->nsamp[i] = r->n < 0 ? 0 : r->n;
     return 1;
+}
+
+/* A device's runs, oldest first, with their records (store_points.c): what history and every
+ * series read. */
+static const char runs_q[] = "SELECT time, id, points FROM runs WHERE device = ?1 ORDER BY time, id";
+
+/* The records of the run in st's row (columns 0, 1, 2 of runs_q); 0 when damaged. */
+static int run_points(sqlite3_stmt *st, clb_store_rec **r, size_t *n)
+{
+    return clb_store_points_decode(sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2), r, n);
 }
 
 static const char row_q[] = "SELECT name, unit, better FROM rows WHERE id = ?1";
@@ -203,9 +222,6 @@ static int series_row(sqlite3_stmt *q, int64_t row, clb_store_series *sr)
 
 clb_error clb_store_history(clb_store *s, int64_t device, const char *row, clb_store_series *out, clb_diag *d)
 {
-    static const char q[] =
-        "SELECT r.time, r.id, x.status, x.value, x.spread, x.n FROM runs r JOIN results x"
-        " ON x.run = r.id AND x.row = ?2 WHERE r.device = ?1 ORDER BY r.time, r.id";
     clb_diag_clear(d);
     memset(out, 0, sizeof *out);
     out->device = device;
@@ -224,54 +240,149 @@ clb_error clb_store_history(clb_store *s, int64_t device, const char *row, clb_s
     sqlite3_stmt *rq = clb_store_prep(s, row_q, d);
     int ok = rq && series_row(rq, rid, out);
     sqlite3_finalize(rq);
-    if (!ok || !(st = clb_store_prep(s, q, d)))
+    if (!ok || !(st = clb_store_prep(s, runs_q, d)))
         return d->err != CLB_OK ? d->err : clb_store_fail(s, "reading a row", d);
     sqlite3_bind_int64(st, 1, device);
-    sqlite3_bind_int64(st, 2, rid);
-    size_t cap = 0;
+    size_t cap = 0, n = 0;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        if (!series_push(out, &cap, st, 0)) {
+    clb_store_rec *r = NULL;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!run_points(st, &r, &n)) {
+            rc = SQLITE_CORRUPT;
+            break;
+        }
+        size_t i = 0;
+        while (i < n && r[i].row != rid)
+            i++;
+        int pushed = i == n || series_push(out, &cap, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), &r[i]);
+        free(r);
+        if (!pushed) {
             rc = SQLITE_NOMEM;
             break;
         }
-    if (rc != SQLITE_DONE)
+    }
+    if (rc == SQLITE_CORRUPT)
+        clb_diag_set(d, CLB_ERR_IO, "%s: a run's records cannot be read (damaged store?)", s->path);
+    else if (rc != SQLITE_DONE)
         clb_store_fail(s, "reading a history", d);
     sqlite3_finalize(st);
     return d->err;
 }
 
-/* The points of one device ordered by row name and time: its series are the runs of equal row. */
-static const char each_q[] =
-    "SELECT x.row, r.time, r.id, x.status, x.value, x.spread, x.n FROM runs r"
-    " JOIN results x ON x.run = r.id JOIN rows w ON w.id = x.row"
-    " WHERE r.device = ?1 ORDER BY w.name, r.time, r.id";
+/* One point of a device: its run, its record, and where it goes (its row's rank by name, then
+ * its run's place in time order). */
+typedef struct point {
+    int64_t time, run;
+    clb_store_rec rec;
+    size_t rank, seq;
+} point;
+
+static int cmp_point(const void *a, const void *b)
+{
+    const point *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Every walk's state: the rows' ranks by name (index: row id), the device's points. */
+typedef struct walk {
+    size_t *rank, nrank;
+    clb_store_vec pts;
+} walk;
+
+/* The points of the device bound to st (runs_q), each row's in time order, rows by name. */
+static int device_points(sqlite3_stmt *st, walk *w)
+{
+    int rc;
+    w->pts.n = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        clb_store_rec *r = NULL;
+        size_t n = 0, seq = w->pts.n;
+        if (!run_points(st, &r, &n)) {
+            sqlite3_reset(st);
+            return SQLITE_CORRUPT;
+        }
+        for (size_t i = 0; i < n; i++) {
+            point *p = clb_store_vec_add(&w->pts);
+            if (!p) {
+                free(r);
+                sqlite3_reset(st);
+                return SQLITE_NOMEM;
+            }
+            *p = (point){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), r[i],
+                         r[i].row >= 0 && (size_t)r[i].row < w->nrank ? w->rank[r[i].row] : w->nrank, seq};
+        }
+        free(r);
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE && w->pts.n)
+        qsort(w->pts.v, w->pts.n, sizeof(point), cmp_point);
+    return rc;
+}
 
 /* The series of one device through fn; the nonzero value of fn that stopped, else 0. */
-static int each_of_device(clb_store *s, sqlite3_stmt *st, sqlite3_stmt *rq, int64_t dev, clb_store_series *sr,
-                          size_t *cap, clb_store_series_fn fn, void *arg, clb_diag *d)
+static int each_of_device(clb_store *s, sqlite3_stmt *st, sqlite3_stmt *rq, int64_t dev, walk *w,
+                          clb_store_series *sr, size_t *cap, clb_store_series_fn fn, void *arg, clb_diag *d)
 {
-    int rc, stop = 0;
+    int stop = 0, rc;
     sqlite3_bind_int64(st, 1, dev);
     sr->device = dev;
-    while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t row = sqlite3_column_int64(st, 0);
-        if (sr->n > 0 && row != sr->row) {
+    sr->n = 0;
+    if ((rc = device_points(st, w)) != SQLITE_DONE) {
+        if (rc == SQLITE_CORRUPT)
+            clb_diag_set(d, CLB_ERR_IO, "%s: a run's records cannot be read (damaged store?)", s->path);
+        else
+            clb_store_fail(s, "reading the series", d);
+        return 0;
+    }
+    const point *p = w->pts.v;
+    for (size_t i = 0; i < w->pts.n && !stop; i++) {
+        if (sr->n > 0 && p[i].rec.row != sr->row) {
             stop = fn(sr, arg);
             sr->n = 0;
         }
-        if (!stop && sr->n == 0 && !series_row(rq, row, sr))
-            rc = SQLITE_ERROR;
-        if (stop || rc != SQLITE_ROW || !series_push(sr, cap, st, 1))
+        if (stop)
             break;
+        if (sr->n == 0 && !series_row(rq, p[i].rec.row, sr)) {
+            clb_store_fail(s, "reading the series", d);
+            return 0;
+        }
+        if (!series_push(sr, cap, p[i].time, p[i].run, &p[i].rec)) {
+            clb_diag_set(d, CLB_ERR_NOMEM, "out of memory reading the series");
+            return 0;
+        }
     }
-    if (!stop && rc == SQLITE_DONE && sr->n > 0)
+    if (!stop && sr->n > 0)
         stop = fn(sr, arg);
-    else if (!stop && rc != SQLITE_DONE)
-        clb_store_fail(s, "reading the series", d);
     sr->n = 0;
-    sqlite3_reset(st);
     return stop;
+}
+
+/* Each row id's rank in name order (the order of the series). */
+static int row_ranks(clb_store *s, walk *w, clb_diag *d)
+{
+    sqlite3_stmt *st = clb_store_prep(s, "SELECT id FROM rows ORDER BY name", d);
+    size_t k = 0;
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        if (id < 0 || id > 100000000)
+            continue;
+        if ((size_t)id >= w->nrank) {
+            size_t n = (size_t)id + 1;
+            if (!clb_store_grow(&w->rank, sizeof *w->rank, n)) {
+                sqlite3_finalize(st);
+                clb_diag_set(d, CLB_ERR_NOMEM, "out of memory reading the series");
+                return 0;
+            }
+            for (size_t i = w->nrank; i < n; i++)
+                w->rank[i] = SIZE_MAX;
+            w->nrank = n;
+        }
+        w->rank[id] = k++;
+    }
+    sqlite3_finalize(st);
+    return st != NULL;
 }
 
 clb_error clb_store_each_series(clb_store *s, int64_t device, clb_store_series_fn fn, void *arg, int *stopped,
@@ -280,46 +391,39 @@ clb_error clb_store_each_series(clb_store *s, int64_t device, clb_store_series_f
     clb_diag_clear(d);
     if (stopped)
         *stopped = 0;
-    sqlite3_stmt *devs = clb_store_prep(s, "SELECT id FROM devices WHERE ?1 = 0 OR id = ?1 ORDER BY id", d);
-    sqlite3_stmt *st = devs ? clb_store_prep(s, each_q, d) : NULL, *rq = st ? clb_store_prep(s, row_q, d) : NULL;
+    walk w = {.pts = {NULL, 0, 0, sizeof(point)}};
+    sqlite3_stmt *devs = row_ranks(s, &w, d) ? clb_store_prep(s, "SELECT id FROM devices WHERE ?1 = 0 OR id = ?1 ORDER BY id", d) : NULL;
+    sqlite3_stmt *st = devs ? clb_store_prep(s, runs_q, d) : NULL, *rq = st ? clb_store_prep(s, row_q, d) : NULL;
     clb_store_series sr = {0};
     size_t cap = 0;
     int stop = 0;
     if (rq)
         sqlite3_bind_int64(devs, 1, device);
     while (rq && !stop && d->err == CLB_OK && sqlite3_step(devs) == SQLITE_ROW)
-        stop = each_of_device(s, st, rq, sqlite3_column_int64(devs, 0), &sr, &cap, fn, arg, d);
+        stop = each_of_device(s, st, rq, sqlite3_column_int64(devs, 0), &w, &sr, &cap, fn, arg, d);
     sqlite3_finalize(rq);
     sqlite3_finalize(st);
     sqlite3_finalize(devs);
     clb_store_series_free(&sr);
+    free(w.rank), free(w.pts.v);
     if (stopped)
         *stopped = stop;
     return d->err;
 }
 
-const char *clb_store_status_name(clb_store *s, int code)
+static int fill_doc(sqlite3_stmt *st, clb_store_vec *a, void *arg)
 {
-    if (!s->status_names) {
-        sqlite3_stmt *st = NULL;
-        if (sqlite3_prepare_v2(s->db, "SELECT code, name FROM statuses", -1, &st, NULL) == SQLITE_OK)
-            while (sqlite3_step(st) == SQLITE_ROW) {
-                int c = sqlite3_column_int(st, 0);
-                if (c < 0 || c > 100000)
-                    continue;
-                if (c >= s->nstatus) {
-                    char **v = realloc(s->status_names, (size_t)(c + 1) * sizeof *v);
-                    if (!v)
-                        break;
-                    memset(v + s->nstatus, 0, (size_t)(c + 1 - s->nstatus) * sizeof *v);
-                    s->status_names = v, s->nstatus = c + 1;
-                }
-                free(s->status_names[c]);
-                s->status_names[c] = dup_col(st, 1);
-            }
-        sqlite3_finalize(st);
-    }
-    return code >= 0 && code < s->nstatus && s->status_names[code] ? s->status_names[code] : "?";
+    clb_store_doc *v = clb_store_vec_add(a);
+    (void)arg;
+    if (!v)
+        return 0;
+    v->id = sqlite3_column_int64(st, 0), v->added = sqlite3_column_int64(st, 1);
+    v->time = sqlite3_column_int64(st, 2), v->bytes = sqlite3_column_int64(st, 3);
+    snprintf(v->hash, sizeof v->hash, "%s", (const char *)sqlite3_column_text(st, 4));
+    snprintf(v->kind, sizeof v->kind, "%s", (const char *)sqlite3_column_text(st, 5));
+    v->runs = (size_t)sqlite3_column_int64(st, 6);
+    snprintf(v->source, sizeof v->source, "%s", (const char *)sqlite3_column_text(st, 7));
+    return 1;
 }
 
 clb_error clb_store_docs(clb_store *s, clb_store_doc **out, size_t *n, clb_diag *d)
@@ -329,24 +433,9 @@ clb_error clb_store_docs(clb_store *s, clb_store_doc **out, size_t *n, clb_diag 
     clb_diag_clear(d);
     *out = NULL, *n = 0;
     sqlite3_stmt *st = clb_store_prep(s, q, d);
-    size_t cap = 0;
-    int rc = SQLITE_ROW;
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!clb_store_room(out, sizeof **out, *n, &cap))
-            break;
-        clb_store_doc *v = &(*out)[(*n)++];
-        v->id = sqlite3_column_int64(st, 0), v->added = sqlite3_column_int64(st, 1);
-        v->time = sqlite3_column_int64(st, 2), v->bytes = sqlite3_column_int64(st, 3);
-        snprintf(v->hash, sizeof v->hash, "%s", (const char *)sqlite3_column_text(st, 4));
-        snprintf(v->kind, sizeof v->kind, "%s", (const char *)sqlite3_column_text(st, 5));
-        v->runs = (size_t)sqlite3_column_int64(st, 6);
-        snprintf(v->source, sizeof v->source, "%s", (const char *)sqlite3_column_text(st, 7));
-    }
-    if (st && rc != SQLITE_DONE)
-        clb_store_fail(s, "listing documents", d);
+    if (st)
+        clb_store_collect(s, st, sizeof **out, out, n, fill_doc, NULL, NULL, "listing documents", d);
     sqlite3_finalize(st);
-    if (d->err != CLB_OK)
-        free(*out), *out = NULL, *n = 0;
     return d->err;
 }
 

@@ -82,25 +82,28 @@ static int score_of(sqlite3_stmt *devs, int64_t doc, int64_t time, const cJSON *
     return o->host && o->status && o->reason;
 }
 
-/* Appends the columns of one suite document; 0 when out of memory. */
-static int doc_scores(sqlite3_stmt *get, sqlite3_stmt *devs, int64_t doc, int64_t time, const char *head,
-                      clb_store_score **out, size_t *n, size_t *cap)
+/* The statements a suite document's row is read with. */
+typedef struct suite_q {
+    sqlite3_stmt *get, *devs;
+} suite_q;
+
+static void drop_scores(void *v, size_t n)
 {
-    cJSON *suite = member(get, head, "suite");
+    clb_store_scores_free(v, n);
+}
+
+/* Appends the columns of the suite document in st's row (id, time, head); 0 when out of memory. */
+static int fill_scores(sqlite3_stmt *st, clb_store_vec *out, void *arg)
+{
+    const suite_q *q = arg;
+    int64_t doc = sqlite3_column_int64(st, 0), time = sqlite3_column_int64(st, 1);
+    cJSON *suite = member(q->get, (const char *)sqlite3_column_text(st, 2), "suite");
     const cJSON *col;
     int ok = 1;
     cJSON_ArrayForEach(col, rj_arr(suite, "columns"))
     {
-        if (*n == *cap) {
-            size_t c = *cap ? 2 * *cap : 16;
-            clb_store_score *v = realloc(*out, c * sizeof *v);
-            if (!(ok = v != NULL))
-                break;
-            *out = v, *cap = c;
-        }
-        ok = score_of(devs, doc, time, suite, col, &(*out)[*n]);
-        (*n)++; /* counted even when partly filled: freed with the rest */
-        if (!ok)
+        clb_store_score *o = clb_store_vec_add(out); /* counted even when partly filled: freed with the rest */
+        if (!(ok = o && score_of(q->devs, doc, time, suite, col, o)))
             break;
     }
     cJSON_Delete(suite);
@@ -111,28 +114,18 @@ clb_error clb_store_suite_scores(clb_store *s, clb_store_score **out, size_t *n,
 {
     clb_diag_clear(d);
     *out = NULL, *n = 0;
-    size_t cap = 0;
+    suite_q q = {NULL, NULL};
     sqlite3_stmt *docs = clb_store_prep(s, "SELECT id, time, head FROM docs WHERE kind = 'suite' ORDER BY id", d);
-    sqlite3_stmt *get = docs ? clb_store_prep(s, "SELECT json FROM blobs WHERE id = ?1", d) : NULL;
-    sqlite3_stmt *devs = get ? clb_store_prep(s,
-                                              "SELECT v.id, v.host FROM runs r JOIN devices v ON v.id = r.device"
-                                              " WHERE r.doc = ?1 AND v.model = ?2 AND v.variant = ?3 ORDER BY r.pos",
-                                              d)
-                             : NULL;
-    int rc = SQLITE_DONE, ok = 1;
-    while (devs && ok && (rc = sqlite3_step(docs)) == SQLITE_ROW)
-        ok = doc_scores(get, devs, sqlite3_column_int64(docs, 0), sqlite3_column_int64(docs, 1),
-                        (const char *)sqlite3_column_text(docs, 2), out, n, &cap);
-    if (!ok)
-        clb_diag_set(d, CLB_ERR_NOMEM, "out of memory reading the suite scores");
-    else if (devs && rc != SQLITE_DONE)
-        clb_store_fail(s, "reading the suite documents", d);
-    sqlite3_finalize(devs);
-    sqlite3_finalize(get);
+    q.get = docs ? clb_store_prep(s, "SELECT json FROM blobs WHERE id = ?1", d) : NULL;
+    q.devs = q.get ? clb_store_prep(s,
+                                    "SELECT v.id, v.host FROM runs r JOIN devices v ON v.id = r.device"
+                                    " WHERE r.doc = ?1 AND v.model = ?2 AND v.variant = ?3 ORDER BY r.pos",
+                                    d)
+                   : NULL;
+    if (q.devs)
+        clb_store_collect(s, docs, sizeof **out, out, n, fill_scores, &q, drop_scores, "reading the suite documents", d);
+    sqlite3_finalize(q.devs);
+    sqlite3_finalize(q.get);
     sqlite3_finalize(docs);
-    if (d->err != CLB_OK) {
-        clb_store_scores_free(*out, *n);
-        *out = NULL, *n = 0;
-    }
     return d->err;
 }
