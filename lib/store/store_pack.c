@@ -36,6 +36,7 @@
  * (the same bits, the same string); a double filled from a record counts among the doubles
  * written, on both sides; one filled from the samples does not. */
 #include "store/store_int.h"
+#include "store/store_varint.h"
 
 #include <math.h>
 #include <zlib.h>
@@ -179,12 +180,7 @@ static void put(pack *p, const void *src, size_t k)
 static void put_varint(pack *p, uint64_t v)
 {
     unsigned char t[10];
-    size_t k = 0;
-    do {
-        t[k++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-    put(p, t, k);
+    put(p, t, clb_varint_put(t, v));
 }
 
 static uint32_t hash_str(const char *s)
@@ -285,23 +281,6 @@ int clb_store_decimal(double d, int64_t *m)
     return decimal(d, m);
 }
 
-static uint64_t zigzag(int64_t m)
-{
-    return ((uint64_t)m << 1) ^ (uint64_t)(m >> 63);
-}
-
-static int varint_len(uint64_t v)
-{
-    int k = 1;
-    while (v > 0x7f)
-        v >>= 7, k++;
-    return k;
-}
-
-static int64_t unzigzag(uint64_t z)
-{
-    return (int64_t)((z >> 1) ^ (~(z & 1) + 1));
-}
 
 static uint32_t hash_bits(uint64_t b)
 {
@@ -326,8 +305,8 @@ static void put_double(pack *p, double d)
     } else if ((e = decimal(d, &m)) > 0) {
         /* the difference from the last decimal of the same exponent when it is shorter (a
          * statistic next to the value, one row's value next to the last row's) */
-        uint64_t z = zigzag(m), dz = p->haslast[e] ? zigzag(m - p->lastm[e]) : z;
-        int delta = varint_len(dz) < varint_len(z);
+        uint64_t z = clb_zigzag(m), dz = p->haslast[e] ? clb_zigzag(m - p->lastm[e]) : z;
+        int delta = clb_varint_len(dz) < clb_varint_len(z);
         unsigned char t = (unsigned char)(delta ? T_DDELTA + e : T_DEC + e);
         put(p, &t, 1);
         put_varint(p, delta ? dz : z);
@@ -701,18 +680,7 @@ typedef struct unpack {
     int npend;
 } unpack;
 
-static uint64_t get_varint(unpack *u)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64 && u->at < u->n; shift += 7) {
-        unsigned char c = u->b[u->at++];
-        v |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            return v;
-    }
-    u->bad = 1;
-    return 0;
-}
+static uint64_t get_varint(unpack *u) { return clb_varint_get(u->b, u->n, &u->at, &u->bad); }
 
 /* The next string (owned by u's table), NULL when damaged. */
 static const char *get_string(unpack *u)
@@ -861,7 +829,7 @@ static cJSON *get_value(unpack *u, int depth, const char *key)
     }
     if (u->f2 && tag > T_DEC && tag <= T_DDELTA + DEC_MAX) {
         int e = tag > T_DDELTA ? tag - T_DDELTA : tag - T_DEC;
-        int64_t m = unzigzag(get_varint(u));
+        int64_t m = clb_unzigzag(get_varint(u));
         if (tag > T_DDELTA && !u->haslast[e])
             return u->bad = 1, NULL;
         if (tag > T_DDELTA)

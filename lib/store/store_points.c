@@ -10,6 +10,7 @@
  * A run's values are decimals of a document's text: m / 10^e gives the same bits (IEEE division of
  * exact operands is correctly rounded), checked when written. */
 #include "store/store_int.h"
+#include "store/store_varint.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,23 +41,7 @@ static void put(buf *o, const void *src, size_t k)
 static void put_varint(buf *o, uint64_t v)
 {
     unsigned char t[10];
-    size_t k = 0;
-    do {
-        t[k++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-    put(o, t, k);
-}
-
-static uint64_t zz(int64_t m) { return ((uint64_t)m << 1) ^ (uint64_t)(m >> 63); }
-static int64_t unzz(uint64_t z) { return (int64_t)((z >> 1) ^ (~(z & 1) + 1)); }
-
-static int vlen(uint64_t v)
-{
-    int k = 1;
-    while (v > 0x7f)
-        v >>= 7, k++;
-    return k;
+    put(o, t, clb_varint_put(t, v));
 }
 
 /* last[e]: the last m of exponent e of this column (0 before any) */
@@ -74,8 +59,8 @@ static void put_num(buf *o, double d, int64_t last[EMAX + 1])
             t[1 + k] = (unsigned char)(bits >> (8 * k));
         put(o, t, 9);
     } else {
-        uint64_t z = zz(m), dz = zz((int64_t)((uint64_t)m - (uint64_t)last[e]));
-        int delta = vlen(dz) < vlen(z);
+        uint64_t z = clb_zigzag(m), dz = clb_zigzag((int64_t)((uint64_t)m - (uint64_t)last[e]));
+        int delta = clb_varint_len(dz) < clb_varint_len(z);
         put(o, (unsigned char[]){(unsigned char)(delta ? NUM_DELTA + e : e)}, 1);
         put_varint(o, delta ? dz : z);
         last[e] = m;
@@ -89,9 +74,9 @@ unsigned char *clb_store_points_encode(const clb_store_rec *r, size_t n, size_t 
     put(&o, (unsigned char[]){PLAIN}, 1);
     put_varint(&o, n);
     for (size_t i = 0; i < n; i++) {
-        put_varint(&o, zz((int64_t)((uint64_t)r[i].row - (uint64_t)row)));
+        put_varint(&o, clb_zigzag((int64_t)((uint64_t)r[i].row - (uint64_t)row)));
         row = r[i].row;
-        put_varint(&o, zz(r[i].status));
+        put_varint(&o, clb_zigzag(r[i].status));
         put_varint(&o, (uint64_t)((int64_t)r[i].n + 1));
         put_num(&o, r[i].value, last[0]);
         put_num(&o, r[i].spread, last[1]);
@@ -127,18 +112,7 @@ typedef struct cur {
     int bad;
 } cur;
 
-static uint64_t get_varint(cur *c)
-{
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64 && c->at < c->n; shift += 7) {
-        unsigned char x = c->b[c->at++];
-        v |= (uint64_t)(x & 0x7f) << shift;
-        if (!(x & 0x80))
-            return v;
-    }
-    c->bad = 1;
-    return 0;
-}
+static uint64_t get_varint(cur *c) { return clb_varint_get(c->b, c->n, &c->at, &c->bad); }
 
 static double get_num(cur *c, int64_t last[EMAX + 1])
 {
@@ -161,7 +135,7 @@ static double get_num(cur *c, int64_t last[EMAX + 1])
     if (tag > 2 * EMAX)
         return c->bad = 1, NAN;
     int e = tag > NUM_DELTA ? (int)tag - NUM_DELTA : (int)tag;
-    int64_t m = unzz(get_varint(c));
+    int64_t m = clb_unzigzag(get_varint(c));
     if (tag > NUM_DELTA)
         m = (int64_t)((uint64_t)m + (uint64_t)last[e]);
     if (m >= (1ll << 53) || m <= -(1ll << 53))
@@ -180,9 +154,9 @@ static int decode_body(cur *c, clb_store_rec **out, size_t *n)
     if (cnt && !r)
         return 0;
     for (size_t i = 0; i < cnt && !c->bad; i++) {
-        row = (int64_t)((uint64_t)row + (uint64_t)unzz(get_varint(c)));
+        row = (int64_t)((uint64_t)row + (uint64_t)clb_unzigzag(get_varint(c)));
         r[i].row = row;
-        int64_t st = unzz(get_varint(c));
+        int64_t st = clb_unzigzag(get_varint(c));
         uint64_t np1 = get_varint(c);
         r[i].status = (int)st, r[i].n = (int)np1 - 1;
         if (st < 0 || st > 0x7fffffff || np1 > 0x7fffffff)
