@@ -244,16 +244,18 @@ static int run_records(sqlite3_context *ctx, sqlite3_value *v, cJSON **tree, clb
     return 0;
 }
 
-void clb_store_points_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+/* The migration's two SQL functions: a stored run's records (points) or its results repacked
+ * in format 3 (repack), from the run's old blob. */
+static void run_blob_sql(sqlite3_context *ctx, sqlite3_value **argv, int repack)
 {
     cJSON *tree;
     clb_store_rec *recs;
     long *rec_of;
     size_t n, len = 0;
-    (void)argc;
     if (!run_records(ctx, argv[0], &tree, &recs, &n, &rec_of))
         return;
-    unsigned char *b = clb_store_points_encode(recs, n, &len);
+    unsigned char *b = repack ? clb_store_pack3(tree, recs, rec_of, name_of, status_of, sqlite3_user_data(ctx), &len)
+                              : clb_store_points_encode(recs, n, &len);
     if (b)
         sqlite3_result_blob64(ctx, b, len, free);
     else
@@ -261,21 +263,16 @@ void clb_store_points_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     cJSON_Delete(tree), free(recs), free(rec_of);
 }
 
+void clb_store_points_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    run_blob_sql(ctx, argv, 0);
+}
+
 void clb_store_repack3_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    cJSON *tree;
-    clb_store_rec *recs;
-    long *rec_of;
-    size_t n, len = 0;
     (void)argc;
-    if (!run_records(ctx, argv[0], &tree, &recs, &n, &rec_of))
-        return;
-    unsigned char *b = clb_store_pack3(tree, recs, rec_of, name_of, status_of, sqlite3_user_data(ctx), &len);
-    if (b)
-        sqlite3_result_blob64(ctx, b, len, free);
-    else
-        sqlite3_result_error_nomem(ctx);
-    cJSON_Delete(tree), free(recs), free(rec_of);
+    run_blob_sql(ctx, argv, 1);
 }
 
 /* The export's and the add's names for the holes (arg: the store). */
