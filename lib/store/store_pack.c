@@ -313,8 +313,7 @@ static void put_double(pack *p, double d)
         p->lastm[e] = m, p->haslast[e] = 1;
     } else {
         unsigned char t[9] = {T_REAL};
-        for (int k = 0; k < 8; k++)
-            t[1 + k] = (unsigned char)(bits >> (8 * k));
+        clb_le64_put(t + 1, bits);
         put(p, t, 9);
     }
     p->ring[p->nd % RING] = bits;
@@ -524,7 +523,7 @@ static void put_value(pack *p, const cJSON *v)
             int64_t i = (int64_t)d;
             tag = T_INT;
             put(p, &tag, 1);
-            put_varint(p, ((uint64_t)i << 1) ^ (uint64_t)(i >> 63));
+            put_varint(p, clb_zigzag(i));
         } else {
             put_double(p, d);
         }
@@ -856,15 +855,12 @@ static cJSON *get_value(unpack *u, int depth, const char *key)
     case T_FALSE: return cJSON_CreateFalse();
     case T_TRUE: return cJSON_CreateTrue();
     case T_INT: {
-        uint64_t z = get_varint(u);
-        return cJSON_CreateNumber((double)(int64_t)((z >> 1) ^ (~(z & 1) + 1)));
+        return cJSON_CreateNumber((double)clb_unzigzag(get_varint(u)));
     }
     case T_REAL: {
         if (u->n - u->at < 8)
             return u->bad = 1, NULL;
-        uint64_t bits = 0;
-        for (int k = 0; k < 8; k++)
-            bits |= (uint64_t)u->b[u->at + (size_t)k] << (8 * k);
+        uint64_t bits = clb_le64_get(u->b + u->at);
         u->at += 8;
         double d;
         memcpy(&d, &bits, 8);

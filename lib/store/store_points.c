@@ -55,8 +55,7 @@ static void put_num(buf *o, double d, int64_t last[EMAX + 1])
         uint64_t bits;
         memcpy(&bits, &d, 8);
         unsigned char t[9] = {NUM_RAW};
-        for (int k = 0; k < 8; k++)
-            t[1 + k] = (unsigned char)(bits >> (8 * k));
+        clb_le64_put(t + 1, bits);
         put(o, t, 9);
     } else {
         uint64_t z = clb_zigzag(m), dz = clb_zigzag((int64_t)((uint64_t)m - (uint64_t)last[e]));
@@ -124,9 +123,7 @@ static double get_num(cur *c, int64_t last[EMAX + 1])
     if (tag == NUM_RAW) {
         if (c->n - c->at < 8)
             return c->bad = 1, NAN;
-        uint64_t bits = 0;
-        for (int k = 0; k < 8; k++)
-            bits |= (uint64_t)c->b[c->at + (size_t)k] << (8 * k);
+        uint64_t bits = clb_le64_get(c->b + c->at);
         c->at += 8;
         double d;
         memcpy(&d, &bits, 8);

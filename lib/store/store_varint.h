@@ -1,5 +1,5 @@
 /* The store's blob formats share one integer code (store_pack.c's documents, store_points.c's
- * records): unsigned LEB128 varints, 7 bits a byte, low bits first, and zigzag for signs. */
+ * records): unsigned LEB128 varints, 7 bits a byte, low bits first, and zigzag for signs; doubles as 8 little-endian bytes. */
 #ifndef CLB_STORE_VARINT_H
 #define CLB_STORE_VARINT_H
 
@@ -39,6 +39,21 @@ static inline int clb_varint_len(uint64_t v)
     while (v > 0x7f)
         v >>= 7, k++;
     return k;
+}
+
+/* A double's 64 bits, little-endian whatever the host's order (the blobs travel between hosts). */
+static inline void clb_le64_put(unsigned char t[8], uint64_t bits)
+{
+    for (int k = 0; k < 8; k++)
+        t[k] = (unsigned char)(bits >> (8 * k));
+}
+
+static inline uint64_t clb_le64_get(const unsigned char *b)
+{
+    uint64_t bits = 0;
+    for (int k = 0; k < 8; k++)
+        bits |= (uint64_t)b[k] << (8 * k);
+    return bits;
 }
 
 static inline uint64_t clb_zigzag(int64_t m) { return ((uint64_t)m << 1) ^ (uint64_t)(m >> 63); }
