@@ -143,6 +143,11 @@ void cli_env_usage(FILE *f);
 void cli_print_device_header(FILE *f, const clb_device_ref *r);
 void cli_print_result_header(FILE *f);
 void cli_print_result(FILE *f, const clb_result *res);
+/* A failure's message on stderr, and its exit code: CLI_EXIT_USAGE for CLB_ERR_USAGE, else
+ * CLI_EXIT_RUNTIME. */
+int cli_fail_diag(const clb_diag *d);
+/* A Unix time as UTC ISO 8601 ("2026-11-25T22:38:39Z"); "-" for none (t <= 0). */
+void cli_format_time(int64_t t, char *buf, size_t n);
 
 /* src/cmd_report.c: the report and compare commands, and the reports of a run. */
 int cmd_report(const cli_opts *o);

@@ -8,14 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* The exit code of a store failure, printed. */
-static int fail(const clb_diag *d)
-{
-    fprintf(stderr, "clbench: %s\n", d->msg);
-    return d->err == CLB_ERR_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
-}
 
 int cli_store_path(const cli_opts *o, int create, char *buf, size_t n)
 {
@@ -38,16 +30,8 @@ static int open_store(const cli_opts *o, int create, clb_store **s)
     clb_diag d;
     int rc = cli_store_path(o, create, path, sizeof path);
     if (rc == CLI_EXIT_OK && clb_store_open(path, create, s, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     return rc;
-}
-
-static void fmt_time(int64_t t, char *buf, size_t n)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-    if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(buf, n, "-");
 }
 
 static void print_added(const char *name, const clb_store_added *a)
@@ -71,7 +55,7 @@ static int store_add(const cli_opts *o)
         if (clb_store_add_file(s, o->patterns[i], &a, &d) == CLB_OK)
             print_added(o->patterns[i], &a);
         else {
-            int r = fail(&d);
+            int r = cli_fail_diag(&d);
             rc = r > rc ? r : rc;
         }
     }
@@ -102,12 +86,12 @@ static int list_devices(const cli_opts *o, clb_store *s)
         printf("%-4s %-28s %-32s %-10s %-20s %-20s %s\n", "id", "key", "model", "vendor", "driver", "last run", "runs");
     for (size_t i = 0; i < n; i++) {
         char t[32];
-        fmt_time(v[i].last_run, t, sizeof t);
+        cli_format_time(v[i].last_run, t, sizeof t);
         printf("%-4lld %-28s %-32s %-10.10s %-20s %-20s %zu\n", (long long)v[i].id, v[i].key, v[i].model, v[i].vendor,
                v[i].driver, t, v[i].runs);
     }
     clb_store_devices_free(v, n);
-    return e == CLB_OK ? CLI_EXIT_OK : fail(&d);
+    return e == CLB_OK ? CLI_EXIT_OK : cli_fail_diag(&d);
 }
 
 /* store docs: one line per document. */
@@ -123,13 +107,13 @@ static int list_docs(const cli_opts *o, clb_store *s)
                "source");
     for (size_t i = 0; i < n; i++) {
         char t[32], a[32];
-        fmt_time(v[i].time, t, sizeof t);
-        fmt_time(v[i].added, a, sizeof a);
+        cli_format_time(v[i].time, t, sizeof t);
+        cli_format_time(v[i].added, a, sizeof a);
         printf("%-4lld %-14.12s %-8s %-20s %-20s %12lld %5zu %s\n", (long long)v[i].id, v[i].hash, v[i].kind, t, a,
                (long long)v[i].bytes, v[i].runs, *v[i].source ? v[i].source : "-");
     }
     free(v);
-    return e == CLB_OK ? CLI_EXIT_OK : fail(&d);
+    return e == CLB_OK ? CLI_EXIT_OK : cli_fail_diag(&d);
 }
 
 static int store_list(const cli_opts *o)
@@ -148,7 +132,7 @@ static int print_latest(const clb_store_series *sr, void *arg)
     size_t i = sr->n - 1;
     char v[32], t[32];
     rj_fmt(v, sizeof v, sr->value[i]);
-    fmt_time(sr->time[i], t, sizeof t);
+    cli_format_time(sr->time[i], t, sizeof t);
     printf("  %-36s %12s %-10s %-14s %-20s %zu\n", sr->row_name, v, sr->unit, clb_store_status_name(s, sr->status[i]), t,
            sr->n);
     return 0;
@@ -160,14 +144,14 @@ static int show_device(const cli_opts *o, clb_store *s)
     clb_diag d;
     int64_t id = -1;
     if (clb_store_find_device(s, o->patterns[1], &id, &d) != CLB_OK)
-        return fail(&d);
+        return cli_fail_diag(&d);
     clb_store_device *v = NULL;
     size_t n = 0;
-    int rc = clb_store_devices(s, &v, &n, &d) == CLB_OK ? CLI_EXIT_OK : fail(&d);
+    int rc = clb_store_devices(s, &v, &n, &d) == CLB_OK ? CLI_EXIT_OK : cli_fail_diag(&d);
     for (size_t i = 0; i < n; i++)
         if (v[i].id == id) {
             char t[32];
-            fmt_time(v[i].last_run, t, sizeof t);
+            cli_format_time(v[i].last_run, t, sizeof t);
             printf("device %lld %s\n  model %s, vendor %s, driver %s\n  host %s, slot %s%s%s; UUID %s, PCI %s\n"
                    "  %zu runs, the last %s\n",
                    (long long)id, v[i].key, v[i].model, v[i].vendor, v[i].driver, v[i].host, v[i].slot,
@@ -178,7 +162,7 @@ static int show_device(const cli_opts *o, clb_store *s)
     if (rc == CLI_EXIT_OK) {
         printf("  %-36s %12s %-10s %-14s %-20s %s\n", "row", "last value", "unit", "status", "last run", "runs");
         if (clb_store_each_series(s, id, print_latest, s, NULL, &d) != CLB_OK)
-            rc = fail(&d);
+            rc = cli_fail_diag(&d);
     }
     return rc;
 }
@@ -196,9 +180,9 @@ static int store_history(const cli_opts *o)
     clb_store_series sr = {0};
     int rc = open_store(o, 0, &s);
     if (rc == CLI_EXIT_OK && clb_store_find_device(s, o->patterns[1], &id, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     if (rc == CLI_EXIT_OK && clb_store_history(s, id, o->patterns[2], &sr, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     if (rc == CLI_EXIT_OK && sr.n == 0) {
         fprintf(stderr, "clbench: device %lld has no row '%s' in the store\n", (long long)id, o->patterns[2]);
         rc = CLI_EXIT_USAGE;
@@ -208,7 +192,7 @@ static int store_history(const cli_opts *o)
         printf("%-20s %14s %-10s %8s %5s %-14s %s\n", "time", "value", "unit", "cv %", "n", "status", "run");
     for (size_t i = 0; rc == CLI_EXIT_OK && table && i < sr.n; i++) {
         char t[32], v[32], cv[32];
-        fmt_time(sr.time[i], t, sizeof t);
+        cli_format_time(sr.time[i], t, sizeof t);
         rj_fmt(v, sizeof v, sr.value[i]);
         rj_fmt(cv, sizeof cv, 100 * sr.spread[i]);
         printf("%-20s %14s %-10s %8s %5d %-14s %lld\n", t, v, sr.unit, cv, sr.nsamp[i],
@@ -231,7 +215,7 @@ static int write_out(const cli_opts *o, const char *text, size_t len)
     FILE *f = NULL;
     if (clb_output_open(o->json, &out, &f, &d) == CLB_OK)
         clb_output_close(out, fwrite(text, 1, len, f) == len, &d);
-    return d.err == CLB_OK ? CLI_EXIT_OK : fail(&d);
+    return d.err == CLB_OK ? CLI_EXIT_OK : cli_fail_diag(&d);
 }
 
 /* Every document as one JSON array. */
@@ -241,14 +225,14 @@ static int export_all(const cli_opts *o, clb_store *s)
     size_t n = 0;
     clb_diag d;
     if (clb_store_docs(s, &v, &n, &d) != CLB_OK)
-        return fail(&d);
+        return cli_fail_diag(&d);
     cJSON *all = cJSON_CreateArray();
     int rc = CLI_EXIT_OK;
     for (size_t i = 0; i < n && rc == CLI_EXIT_OK; i++) {
         char *text = NULL;
         size_t len = 0;
         if (clb_store_export(s, v[i].id, &text, &len, &d) != CLB_OK)
-            rc = fail(&d);
+            rc = cli_fail_diag(&d);
         else
             cJSON_AddItemToArray(all, cJSON_Parse(text));
         free(text);
@@ -275,10 +259,10 @@ static int export_some(const cli_opts *o, clb_store *s)
     if (o->npatterns == 1)
         return export_all(o, s);
     if (clb_store_find_doc(s, o->patterns[1], &id, &d) != CLB_OK)
-        return fail(&d);
+        return cli_fail_diag(&d);
     char *text = NULL;
     size_t len = 0;
-    int rc = clb_store_export(s, id, &text, &len, &d) == CLB_OK ? write_out(o, text, len) : fail(&d);
+    int rc = clb_store_export(s, id, &text, &len, &d) == CLB_OK ? write_out(o, text, len) : cli_fail_diag(&d);
     free(text);
     return rc;
 }
@@ -309,7 +293,7 @@ static int store_site(const cli_opts *o)
     if (rc == CLI_EXIT_OK)
         rc = cli_check_site_dir(o->patterns[1], path);
     if (rc == CLI_EXIT_OK && clb_store_open(path, 0, &s, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     if (rc == CLI_EXIT_OK)
         rc = cli_store_site(s, o->patterns[1]);
     clb_store_close(s);
@@ -353,7 +337,7 @@ int cli_store_file(const cli_opts *o, const char *path)
     clb_diag d;
     int rc = open_store(o, 1, &s);
     if (rc == CLI_EXIT_OK && clb_store_add_file(s, path, &a, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     else if (rc == CLI_EXIT_OK)
         print_stored(&a);
     clb_store_close(s);
@@ -378,7 +362,7 @@ int cli_store_doc(const cli_opts *o, const cJSON *doc)
         if (!bytes)
             rc = CLI_EXIT_RUNTIME;
         else if (clb_store_add_bytes(s, text, len, "this run", &a, &d) != CLB_OK)
-            rc = fail(&d);
+            rc = cli_fail_diag(&d);
         else
             print_stored(&a);
     }

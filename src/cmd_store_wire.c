@@ -11,21 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static int fail(const clb_diag *d)
-{
-    fprintf(stderr, "clbench: %s\n", d->msg);
-    return d->err == CLB_ERR_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
-}
-
-static void fmt_time(int64_t t, char *buf, size_t n)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-    if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(buf, n, "-");
-}
 
 /* ---- store drift ---- */
 
@@ -76,8 +61,8 @@ static int drift_one(const clb_store_series *sr, void *arg)
     while (b > 1 && !isfinite(sr->value[b - 1]))
         b--;
     b = b > 0 ? b - 1 : 0;
-    fmt_time(sr->time[b], t0, sizeof t0);
-    fmt_time(sr->time[r.split], t1, sizeof t1);
+    cli_format_time(sr->time[b], t0, sizeof t0);
+    cli_format_time(sr->time[r.split], t1, sizeof t1);
     if (c->text)
         printf("MOVED  %s  %s: between run %lld (%s) and run %lld (%s): %s\n", rep_term(key_of(c, sr->device)),
                rep_term(sr->row_name), (long long)sr->run[b], t0, (long long)sr->run[r.split], t1, line);
@@ -129,7 +114,7 @@ static int drift_json(const cli_opts *o, const drift_ctx *c)
     free(text);
     cJSON_Delete(root);
     if (d.err != CLB_OK)
-        return fail(&d);
+        return cli_fail_diag(&d);
     return ok ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 }
 
@@ -147,12 +132,12 @@ int cli_store_drift(const cli_opts *o, clb_store *s)
     c.json = o->json ? cJSON_CreateArray() : NULL;
     int rc = CLI_EXIT_OK;
     if (rc == CLI_EXIT_OK && o->npatterns > 1 && clb_store_find_device(s, o->patterns[1], &id, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     if (rc == CLI_EXIT_OK && clb_store_devices(s, &dev, &c.ndev, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     c.dev = dev;
     if (rc == CLI_EXIT_OK && clb_store_each_series(s, id, drift_one, &c, NULL, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     if (rc == CLI_EXIT_OK && c.nomem) {
         fprintf(stderr, "clbench: store drift: out of memory\n");
         rc = CLI_EXIT_RUNTIME;
@@ -267,7 +252,7 @@ int cli_fleet_check_store(clb_store *s, const clb_fleet_opts *fo)
     clb_diag d;
     int rc = CLI_EXIT_OK;
     if (clb_store_latest_runs(s, &l, &d) != CLB_OK)
-        rc = fail(&d);
+        rc = cli_fail_diag(&d);
     else {
         long flags = fleet_store(&l, fo);
         if (flags < 0)
@@ -309,7 +294,7 @@ static void page(FILE *f, const char *key, const clb_store_series *sr, clb_store
           "<th>run</th></tr>\n", f);
     for (size_t i = 0; i < sr->n; i++) {
         char t[32], v[32], cv[32];
-        fmt_time(sr->time[i], t, sizeof t);
+        cli_format_time(sr->time[i], t, sizeof t);
         rj_fmt(v, sizeof v, sr->value[i]);
         rj_fmt(cv, sizeof cv, 100 * sr->spread[i]);
         fprintf(f, "<tr><td>%zu</td><td>%s</td><td>%s</td><td>", i + 1, t, v);
@@ -328,7 +313,7 @@ int cli_store_history_html(const cli_opts *o, clb_store *s, const clb_store_seri
     clb_diag d;
     /* The device's key by its id: one lookup (listing every device took 0.2 s at 10,000). */
     if (clb_store_device_key(s, sr->device, &key, &d) != CLB_OK)
-        return fail(&d);
+        return cli_fail_diag(&d);
     int rc = CLI_EXIT_OK;
     if (strcmp(o->html, "-") == 0) {
         page(stdout, key, sr, s);
@@ -339,7 +324,7 @@ int cli_store_history_html(const cli_opts *o, clb_store *s, const clb_store_seri
             page(f, key, sr, s);
             clb_output_close(out, !ferror(f), &d);
         }
-        rc = d.err == CLB_OK ? CLI_EXIT_OK : fail(&d);
+        rc = d.err == CLB_OK ? CLI_EXIT_OK : cli_fail_diag(&d);
     }
     free(key);
     return rc;

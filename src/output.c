@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <time.h>
 
 /* Four significant digits, without exponents for the magnitudes benchmarks produce. */
 static void fmt_num(char *buf, size_t n, double v)
@@ -37,4 +38,18 @@ void cli_print_result(FILE *f, const clb_result *res)
     snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
     fprintf(f, "%-24s %-14s %12s %-11s %-25s %6.1f%% %6zu\n", res->name, "ok", v, res->unit, ci,
             100.0 * res->stats.cv, res->stats.n);
+}
+
+int cli_fail_diag(const clb_diag *d)
+{
+    fprintf(stderr, "clbench: %s\n", d->msg);
+    return d->err == CLB_ERR_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+}
+
+void cli_format_time(int64_t t, char *buf, size_t n)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(buf, n, "-");
 }
