@@ -597,7 +597,7 @@ static void add_devdb_check(clb_ctx *c, clb_result *res, const clb_plateau *p, s
     if (!r)
         return;
     int ok = 0;
-    double parts = r->l2_partitions >= 1 ? r->l2_partitions : 1, one_sm = clb_devdb_l2_one_sm(r);
+    double one_sm = clb_devdb_l2_one_sm(r), parts = r->l2_bytes / one_sm; /* 1 when unpartitioned */
     double near = clb_nearest_level(p, ncache, one_sm, &ok);
     cJSON *o = cJSON_AddObjectToObject(res->params, "devdb_check");
     cJSON_AddStringToObject(o, "cache", "L2");
