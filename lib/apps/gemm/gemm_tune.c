@@ -71,7 +71,8 @@ static const gemm_blk candidates[] = {
     WRA(128, 128, 8, 8, 8, 4, 8),
     /* A and B by cp.async into a ring of 3 or 4 stages, one barrier a slice (dbuf = stages;
      * NVIDIA SGEMM only): cuBLAS's FFMA form, 128 x 128 x 8 in 3 stages; its neighbours in
-     * depth, stages, warp shape, fragment spelling, and the 256-long blocks of 512 items */
+     * depth, stages, warp shape and fragment spelling, and a 128 x 64 ring (the 512-item
+     * blocks are gone: the driver allows 256 items) */
     WRR(128, 128, 8, 8, 3, 0),     WRR(128, 128, 8, 8, 4, 0),     WRR(128, 128, 8, 4, 3, 0),
     WRR(128, 128, 8, 0, 3, 0),     WRR(128, 128, 8, 8, 3, 1),     WRR(128, 128, 8, 4, 4, 1),
     WRR(128, 128, 12, 8, 3, 0),    WRR(128, 64, 8, 8, 4, 0),
