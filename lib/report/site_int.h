@@ -131,4 +131,11 @@ clb_error site_manifest_check(const site_ctx *c, clb_diag *d);
 clb_error site_manifest_begin(const site_ctx *c, clb_diag *d);
 clb_error site_manifest_finish(const site_ctx *c, clb_diag *d);
 
+/* The characters a slug keeps of a key (clb_site_slug; the rest become '-'): the one alphabet of
+ * page names, which the manifest's reader also checks against. */
+static inline int site_slug_keeps(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 #endif

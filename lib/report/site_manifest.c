@@ -24,7 +24,7 @@ typedef struct page_name {
 
 static int slug_char(char ch)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+    return site_slug_keeps(ch) || ch == '-';
 }
 
 /* 1 when line names a page the site writes (and fills p). */

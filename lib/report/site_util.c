@@ -77,8 +77,7 @@ void clb_site_slug(const char *key, char *out, size_t n)
         char c = *p;
         if (c >= 'A' && c <= 'Z')
             c = (char)(c - 'A' + 'a');
-        int keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-        if (keep)
+        if (site_slug_keeps(c))
             stem[k++] = c;
         else if (k > 0 && stem[k - 1] != '-') /* runs of anything else: one dash */
             stem[k++] = '-';
