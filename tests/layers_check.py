@@ -10,7 +10,9 @@ Reads include/, lib/ and src/ and fails (exit 1, one line per violation) when
   4. an include in lib/ or src/ does not name its layer ("device/limits.h", not "limits.h"),
      or names no file of the tree (generated headers excepted);
   5. a project header sits where it could shadow a system header (a file named like one
-     directly in an include root: include/, lib/, src/).
+     directly in an include root: include/, lib/, src/);
+  6. docs/architecture.md, the map of the tree, misses a file of include/, lib/ or src/ (sources,
+     headers, kernels, CUDA files), or names a file the tree does not have (so the map stays true).
 
 Calls are approximated from the text, after comments, strings and character literals are
 removed: every function with external linkage defined at file scope of a .c file (a name
@@ -50,6 +52,15 @@ SYSTEM_HEADERS = {
 # through them are printed as WAIVED and do not fail the check. Remove a line when that lands.
 WAIVED = {
 }
+
+# What the map (docs/architecture.md) names, and the names in it that are no file of the tree:
+# placeholders (`<app>_host.c`, `NAME.cl`) and another project's file it cites.
+MAP = "docs/architecture.md"
+MAPPED_EXT = (".c", ".h", ".cl", ".cu", ".cuh", ".map")
+MAP_NAME_RE = re.compile(r"`([A-Za-z0-9_./-]+\.(?:c|h|cl|cu|cuh|map))`")
+MAP_OUTSIDE = {"test-list.h"}  # libuv's list of tests, the model of lib/core/groups.h
+OTHER_DIRS = ("peers", "tests", "examples")
+PLACEHOLDER_RE = re.compile(r"^[A-Z]+\.")  # NAME.cl: a kernel by the name clb_build is given
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 IDENT_RE = re.compile(r"[A-Za-z_]\w*")
@@ -197,6 +208,28 @@ def cycle_text(comp, edges, why):
     return " -> ".join(f"{a} ({why[(a, b)]})" for a, b in zip(path, path[1:])) + f" -> {path[-1]}"
 
 
+def map_check(src):
+    """Violations of rule 6: files of the tree the map does not name, and names it has in vain."""
+    with open(os.path.join(src, MAP), encoding="utf-8") as f:
+        named = set(MAP_NAME_RE.findall(f.read()))
+    tree = set()
+    for root in ROOTS:
+        for d, _, names in os.walk(os.path.join(src, root)):
+            tree.update(os.path.relpath(os.path.join(d, n), src).replace(os.sep, "/")
+                        for n in names if n.endswith(MAPPED_EXT))
+    base = {n.rsplit("/", 1)[-1] for n in named}
+    bad = [f"{rel}: not named in {MAP}" for rel in sorted(tree)
+           if rel not in named and rel.rsplit("/", 1)[-1] not in base]
+    for other in OTHER_DIRS:  # the map also names files beside the library (peers' probes)
+        for d, _, names in os.walk(os.path.join(src, other)):
+            tree.update(os.path.relpath(os.path.join(d, n), src).replace(os.sep, "/") for n in names)
+    have = {rel.rsplit("/", 1)[-1] for rel in tree} | tree
+    bad += [f"{MAP}: names {n}, no file of the tree" for n in sorted(named)
+            if n not in have and n.rsplit("/", 1)[-1] not in have and n not in MAP_OUTSIDE
+            and not PLACEHOLDER_RE.match(n.rsplit("/", 1)[-1])]
+    return bad
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -252,6 +285,8 @@ def main():
             waived.append(f"{text} ({why[0]})")
         else:
             bad.append(text)
+
+    bad += map_check(src)
 
     if "--graph" in sys.argv:
         for rel in sorted(call_edges):
