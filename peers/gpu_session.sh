@@ -59,6 +59,9 @@
 # Suite, recommend, fleet:
 #   suite     clbench suite --quick --platforms all twice, then compare at 3 %
 #   suitefull clbench suite --full
+#   package   a new user's tool: the binary copied alone and the cmake --install'd tree
+#             (INSTALL_ROOT), each from an empty directory: --version, suite --full, suite --quick
+#             on every platform (installed); OUT/package/summary.txt: the scores and the CUDA rows
 #   recommend peers/recommend_check.sh measure --all-devices and check (CLBENCH_GEMM_N, 4096),
 #             then recommend --workload gemm at 2048 and 8192
 #   recstream the stream workload's rows on all devices, then recommend --workload stream
@@ -110,6 +113,39 @@ bruss_env() {
 bruss_at() { # FORM:POINTS:STEPS[:LOCAL] FILE LIMIT_S [rows...]
     local v=$1 f=$2 lim=$3; shift 3
     to "$f.txt" "$lim" env $(bruss_env "$v") "$clb" run -d "$gpu" --reps 5 "$@" --json "$out/$f.json"
+}
+
+# A new user's two ways to the tool: BUILD_DIR/clbench copied alone into an empty directory, and
+# the tree installed by `cmake --install` under INSTALL_ROOT (default OUT/../install-root, the
+# staged /usr of the Debian layout; the CUDA module beside the tool), each run from an empty
+# directory with no variable of clbench's set: --version, suite --full (the seed's protocol) and,
+# installed, suite --quick on every platform; then each document's scores and CUDA rows.
+package() {
+    local alone=/tmp/clbench-alone empty=/tmp/clbench-empty root=${INSTALL_ROOT:-$out/../install-root} f
+    rm -rf "$alone" "$empty"; mkdir -p "$alone" "$empty" "$out/package"
+    cp "$clb" "$alone/clbench"
+    ls -la "$alone" "$root/usr/bin" >"$out/package/files.txt" 2>&1
+    (cd "$alone" && to package/alone-version.txt 10 env -u CLBENCH_DEVICE ./clbench --version
+     to package/alone-full.txt 300 env -u CLBENCH_DEVICE ./clbench suite --full --json "$out/package/alone-full.json")
+    (cd "$empty" && to package/installed-version.txt 10 env -u CLBENCH_DEVICE "$root/usr/bin/clbench" --version
+     to package/installed-full.txt 300 env -u CLBENCH_DEVICE "$root/usr/bin/clbench" suite --full \
+         --json "$out/package/installed-full.json"
+     to package/installed-quick-all.txt 200 env -u CLBENCH_DEVICE "$root/usr/bin/clbench" suite --quick --platforms all \
+         --json "$out/package/installed-quick-all.json")
+    ls -A "$alone" "$empty" >"$out/package/left-behind.txt" 2>&1
+    for f in alone-full installed-full installed-quick-all; do
+        python3 - "$out/package/$f.json" >>"$out/package/summary.txt" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for col in d["suite"]["columns"]:
+    print(sys.argv[1].rsplit("/", 1)[-1], col.get("device"), col.get("variant"), "score:",
+          json.dumps(col.get("score"), sort_keys=True))
+for dev in d["devices"]:
+    for r in dev["results"]:
+        if ".cuda" in r["name"] or ".cublas" in r["name"]:
+            print("  ", r["name"], r["status"], r.get("value"), r.get("unit"), r.get("reason", ""))
+PY
+    done
 }
 
 closer2() {
@@ -277,6 +313,7 @@ section() {
                done
                to compare.txt 30 "$clb" compare "$out/suite-quick-1.json" "$out/suite-quick-2.json" --threshold 3% ;;
     suitefull) to suite/full.txt 300 "$clb" suite --full --json "$out/suite/full.json" --html "$out/suite/full.html" ;;
+    package)   package ;;
     recommend) recommend ;;
     recstream) to rec/stream.txt 100 "$clb" run memory.triad launch.queued_end app.saxpy.opencl app.saxpy.opencl_float4 \
                    --all-devices --json "$out/rec/stream.json"
