@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A clbench binary copied alone into an empty directory scores the suite: its reference is built
-# in (a data/ beside it is not read, no path of the source tree is baked in). The smallest run with real
+# in (a data/ beside it is not read, no path of the source or build tree is baked in). The smallest run with real
 # scores: suite --quick --sequential-only, every app's sequential row divided by the built-in
 # reference (about 4 s with PoCL), beside a malformed data/suite_reference.json that must not be
 # read. Then the user override: the XDG data dir's file is read
@@ -20,8 +20,13 @@ export HOME=$tmp/home
 
 # a data/ in the working directory is not the reference (the tool does not depend on where it runs)
 mkdir data && echo '{"broken":' >data/suite_reference.json
-# no path into the source tree's data/ is baked into the binary
-if grep -qaF "$src/data" clbench; then fail "the binary names $src/data"; fi
+# no path of the source or the build tree is baked into the binary (debug sections aside, which
+# name the sources for a debugger): no data/ file, no module in the build tree, no __FILE__
+objcopy --strip-debug clbench "$tmp/stripped" || fail "objcopy --strip-debug exited $?"
+for tree in "$src/" "$(cd "$(dirname "$src_bin")" && pwd)/"; do
+    n=$(strings "$tmp/stripped" | grep -cF "$tree")
+    [ "$n" -eq 0 ] || fail "the binary names $tree $n times: $(strings "$tmp/stripped" | grep -F "$tree" | head -3 | tr '\n' ' ')"
+done
 
 ./clbench suite --quick --sequential-only --json "$tmp/s.json" >"$tmp/s.txt" 2>"$tmp/s.err" ||
     fail "suite exited $? ($(tail -2 "$tmp/s.err"))"

@@ -12,10 +12,8 @@
 
 #define MODULE "libclbench_cuda.so"
 
-/* Directories CMake knows at build time (cuda_load.c's compile definitions). */
-#ifndef CLBENCH_CUDA_BUILD_DIR
-#define CLBENCH_CUDA_BUILD_DIR ""
-#endif
+/* Where the package installs the module, for programs linked with the installed library (the
+ * tool finds it beside itself); never a path of the build tree. */
 #ifndef CLBENCH_CUDA_INSTALL_DIR
 #define CLBENCH_CUDA_INSTALL_DIR ""
 #endif
@@ -45,7 +43,6 @@ static void *try_open(const char *path, char *why, size_t len)
 static void *open_module(char *why, size_t len)
 {
     const char *env = clb_settings_get()->cuda_module;
-    const char *dirs[] = {CLBENCH_CUDA_BUILD_DIR, CLBENCH_CUDA_INSTALL_DIR};
     char exe[4096], path[4200];
     void *h = NULL;
     why[0] = '\0';
@@ -56,10 +53,8 @@ static void *open_module(char *why, size_t len)
         snprintf(path, sizeof path, "%s/%s", exe, MODULE);
         h = try_open(path, why, len);
     }
-    for (size_t i = 0; !h && i < sizeof dirs / sizeof dirs[0]; i++) {
-        if (!dirs[i][0])
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dirs[i], MODULE);
+    if (!h && CLBENCH_CUDA_INSTALL_DIR[0]) {
+        snprintf(path, sizeof path, "%s/%s", CLBENCH_CUDA_INSTALL_DIR, MODULE);
         h = try_open(path, why, len);
     }
     return h;
