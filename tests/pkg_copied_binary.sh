@@ -23,7 +23,7 @@ mkdir data && echo '{"broken":' >data/suite_reference.json
 # no path of the source or the build tree is baked into the binary (debug sections aside, which
 # name the sources for a debugger): no data/ file, no module in the build tree, no __FILE__
 objcopy --strip-debug clbench "$tmp/stripped" || fail "objcopy --strip-debug exited $?"
-for tree in "$src/" "$(cd "$(dirname "$src_bin")" && pwd)/"; do
+for tree in "$(cd "$src" && pwd)" "$(cd "$(dirname "$src_bin")" && pwd)"; do
     n=$(strings "$tmp/stripped" | grep -cF "$tree")
     [ "$n" -eq 0 ] || fail "the binary names $tree $n times: $(strings "$tmp/stripped" | grep -F "$tree" | head -3 | tr '\n' ' ')"
 done

@@ -60,7 +60,20 @@ static double value_of(const cJSON *entry, const char *name, const char *unit)
 
 static double param_of(const cJSON *row, const char *key)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), key);
+    double v = NAN;
+    return rj_num(rj_obj(row, "params"), key, &v) ? v : NAN;
+}
+
+/* The points of the row's params.curve ([x, y] pairs), NULL without a curve. */
+static const cJSON *curve_points(const cJSON *row)
+{
+    return rj_arr(rj_obj(rj_obj(row, "params"), "curve"), "points");
+}
+
+/* Member i of a point when it is a number, else NaN. */
+static double point_at(const cJSON *pt, int i)
+{
+    const cJSON *v = cJSON_GetArrayItem(pt, i);
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
@@ -68,14 +81,12 @@ static double param_of(const cJSON *row, const char *key)
  * nearest end point outside them. NaN without a curve. */
 static double curve_at(const cJSON *row, double x)
 {
-    const cJSON *pts = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), "curve"), "points");
+    const cJSON *pts = curve_points(row);
     double px = NAN, py = NAN, y = NAN;
     const cJSON *p;
     cJSON_ArrayForEach(p, pts)
     {
-        double cx = cJSON_GetArrayItem(p, 0) ? cJSON_GetArrayItem(p, 0)->valuedouble : NAN;
-        double cy = cJSON_GetArrayItem(p, 1) ? cJSON_GetArrayItem(p, 1)->valuedouble : NAN;
+        double cx = point_at(p, 0), cy = point_at(p, 1);
         if (!(cx > 0 && cy > 0))
             continue;
         if (cx >= x) {
@@ -128,13 +139,12 @@ static const cJSON *best_sgemm(const cJSON *e, double *gflops)
 {
     const cJSON *r, *best = NULL;
     *gflops = NAN;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(e, "results"))
+    cJSON_ArrayForEach(r, rj_arr(e, "results"))
     {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "name");
-        if (!cJSON_IsString(n) || strncmp(n->valuestring, "app.sgemm.", 10) != 0 ||
-            strstr(n->valuestring, ".sequential") || strstr(n->valuestring, ".pthreads"))
+        const char *n = rj_str(r, "name");
+        if (!n || strncmp(n, "app.sgemm.", 10) != 0 || strstr(n, ".sequential") || strstr(n, ".pthreads"))
             continue;
-        double g = value_of(e, n->valuestring, "GFLOP/s");
+        double g = value_of(e, n, "GFLOP/s");
         if (isfinite(g) && !(g <= *gflops))
             *gflops = g, best = r;
     }
@@ -148,7 +158,7 @@ static void predict_gemm(const cJSON *e, double n, clb_prediction *p)
     snprintf(p->model, sizeof p->model, "2 n^3 / GEMM rate");
     if (rung) {
         snprintf(p->deciding, sizeof p->deciding, "%s %.4g GFLOP/s at n=%.0f (best OpenCL rung)",
-                 cJSON_GetObjectItemCaseSensitive(rung, "name")->valuestring, rate, param_of(rung, "n"));
+                 rj_str(rung, "name"), rate, param_of(rung, "n"));
     } else {
         double peak = value_of(e, "compute.fp32.fma", "GFLOP/s");
         if (!isfinite(peak))
@@ -178,9 +188,7 @@ static void predict_transfer(const cJSON *e, double bytes, clb_prediction *p)
 {
     const cJSON *row = rj_ok_result(e, "transfer.h2d_pageable");
     double bw = curve_at(row, bytes), small = curve_at(row, 1);
-    const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(row, "params"), "curve"), "points"), 0);
-    double x0 = first && cJSON_GetArrayItem(first, 0) ? cJSON_GetArrayItem(first, 0)->valuedouble : NAN;
+    double x0 = point_at(cJSON_GetArrayItem(curve_points(row), 0), 0);
     double lat = x0 / (small * 1e9);
     if (!isfinite(bw) || !isfinite(lat))
         miss(p, row ? "transfer.h2d_pageable's curve" : "transfer.h2d_pageable");
@@ -193,8 +201,8 @@ static void predict_transfer(const cJSON *e, double bytes, clb_prediction *p)
 /* 1 when the entry's device is a CPU (CL_DEVICE_TYPE names CPU). */
 static int is_cpu(const cJSON *e)
 {
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "device"), "CL_DEVICE_TYPE");
-    return cJSON_IsString(t) && strstr(t->valuestring, "CPU") != NULL;
+    const char *t = rj_str(rj_obj(e, "device"), "CL_DEVICE_TYPE");
+    return t && strstr(t, "CPU") != NULL;
 }
 
 /* The latency workload: one launch of `loads` dependent loads through memory.latency's
@@ -263,13 +271,13 @@ static const cJSON *best_row(const cJSON *e, const char *prefix, const char *uni
 {
     const cJSON *r, *best = NULL;
     *v = NAN;
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(e, "results"))
+    cJSON_ArrayForEach(r, rj_arr(e, "results"))
     {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "name");
-        if (!cJSON_IsString(n) || strncmp(n->valuestring, prefix, strlen(prefix)) != 0 ||
-            strstr(n->valuestring, ".seq") || strstr(n->valuestring, ".pthreads") || strstr(n->valuestring, ".sweep_"))
+        const char *n = rj_str(r, "name");
+        if (!n || strncmp(n, prefix, strlen(prefix)) != 0 || strstr(n, ".seq") || strstr(n, ".pthreads") ||
+            strstr(n, ".sweep_"))
             continue;
-        double x = value_of(e, n->valuestring, unit);
+        double x = value_of(e, n, unit);
         if (isfinite(x) && (!isfinite(*v) || (higher ? x > *v : x < *v)))
             *v = x, best = r;
     }
@@ -283,13 +291,13 @@ double clb_workload_measured(const cJSON *e, clb_workload_kind w, double size, c
     if (w == CLB_WORKLOAD_STREAM && (r = best_row(e, "app.saxpy.opencl", "GB/s", 1, &v)))
         t = 12 * size / (curve_at(r, 8 * size) * 1e9); /* the curve's x: bytes of x and y */
     else if (w == CLB_WORKLOAD_GEMM && ((r = rj_ok_result(e, "app.sgemm.tuned")) || (r = best_sgemm(e, &v))))
-        t = 2 * size * size * size / (value_of(e, cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring, "GFLOP/s") * 1e9);
+        t = 2 * size * size * size / (value_of(e, rj_str(r, "name"), "GFLOP/s") * 1e9);
     else if (w == CLB_WORKLOAD_STENCIL && (r = best_row(e, "app.euler.string.f32.", "ns", 0, &v)))
         t = size * STENCIL_STEPS * v * 1e-9;
     else if (w == CLB_WORKLOAD_TRANSFER && (r = rj_ok_result(e, "transfer.h2d_pageable")))
         t = size / (curve_at(r, size) * 1e9);
     else if (w == CLB_WORKLOAD_LATENCY && (r = rj_ok_result(e, "memory.chase_roundtrip")) && param_of(r, "loads") == size)
         t = value_of(e, "memory.chase_roundtrip", "us") * 1e-6;
-    snprintf(row, row_n, "%s", r && isfinite(t) ? cJSON_GetObjectItemCaseSensitive(r, "name")->valuestring : "");
+    snprintf(row, row_n, "%s", r && isfinite(t) ? rj_str(r, "name") : "");
     return r && isfinite(t) && t > 0 ? t : NAN;
 }
