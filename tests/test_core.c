@@ -1,10 +1,12 @@
 /* Core library pieces without a device: error names, the CL check macro, globbing, result
  * serialization (no number for failures, no NaN/Inf) and locale independence. */
 #include "clbench.h"
+#include "core/grow.h"
 #include "core/internal.h"
 
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -178,6 +180,52 @@ static void test_curve(void)
     cJSON_Delete(c);
 }
 
+/* Growth keeps the contents and doubles; sizes that overflow are refused, the array untouched. */
+static void test_grow(void)
+{
+    int *a = NULL;
+    size_t cap = 0;
+    int ok = 1;
+    for (size_t i = 0; i < 100; i++) {
+        if (!clb_grow(&a, sizeof *a, i, &cap) || cap <= i)
+            ok = 0;
+        else
+            a[i] = (int)i * 7;
+    }
+    CHECK(ok && a && cap == 128);
+    for (size_t i = 0; a && i < 100; i++)
+        ok &= a[i] == (int)i * 7;
+    CHECK(ok);
+    int *keep = a;
+    size_t c = cap;
+    CHECK(!clb_grow(&a, (SIZE_MAX >> 4) + 2, c, &c) && a == keep && c == cap); /* 16 * sz wraps to 16 */
+    CHECK(!clb_grow_by(&a, 1, SIZE_MAX, 2, &c) && a == keep && c == cap);    /* n + k wraps to 1 */
+    c = SIZE_MAX / 2 + 1;
+    CHECK(!clb_grow(&a, 1, c, &c) && a == keep && c == SIZE_MAX / 2 + 1); /* the doubling wraps to 0 */
+    free(a);
+
+    unsigned char *z = malloc(128); /* room for 32, counted as 16: what the growth adds must be zeroed */
+    size_t zc = 16;
+    if (z)
+        memset(z, 0xff, 128);
+    CHECK(z && clb_grow_zeroed(&z, 4, 16, &zc) && zc == 32 && z[63] == 0xff && z[64] == 0 && z[127] == 0);
+    free(z);
+
+    double *x = NULL;
+    long *y = NULL;
+    void *const arr[] = {&x, &y};
+    const size_t sz[] = {sizeof *x, sizeof *y};
+    size_t pc = 0;
+    for (size_t i = 0; i < 40; i++) {
+        if (!clb_grow_all(arr, sz, 2, i, &pc) || pc <= i)
+            ok = 0;
+        else
+            x[i] = (double)i, y[i] = (long)i;
+    }
+    CHECK(ok && pc == 64 && x && y && x[39] == 39 && y[0] == 0 && y[39] == 39);
+    free(x), free(y);
+}
+
 int main(void)
 {
     test_check_macro();
@@ -186,5 +234,6 @@ int main(void)
     test_result_json();
     test_locale();
     test_curve();
+    test_grow();
     return check_done("test_core");
 }

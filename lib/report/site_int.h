@@ -2,6 +2,7 @@
 #ifndef CLB_REPORT_SITE_INT_H
 #define CLB_REPORT_SITE_INT_H
 
+#include "core/grow.h"
 #include "report/report_cols.h"
 #include "report/site.h"
 

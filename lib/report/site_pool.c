@@ -90,13 +90,8 @@ uint32_t site_row_id(site_ctx *c, const char *name, const char *unit, int better
     if (i == SIZE_MAX)
         return UINT32_MAX;
     if (i == n) { /* new: its direction */
-        if (i >= c->row_cap) {
-            size_t cap = c->row_cap ? 2 * c->row_cap : 64;
-            int *b = realloc(c->row_better, cap * sizeof *b);
-            if (!b)
-                return UINT32_MAX;
-            c->row_better = b, c->row_cap = cap;
-        }
+        if (!clb_grow(&c->row_better, sizeof *c->row_better, i, &c->row_cap))
+            return UINT32_MAX;
         c->row_better[i] = better;
     }
     return (uint32_t)i;
@@ -140,13 +135,8 @@ clb_error site_spill_device(site_ctx *c, size_t dev, const clb_site_row *rows, s
 
 clb_error site_keep_ceilings(site_ctx *c, size_t dev, const clb_site_ceiling *v, size_t n, clb_diag *d)
 {
-    if (c->nceils + n > c->ceils_cap) {
-        size_t cap = 2 * (c->nceils + n) + 64;
-        site_ceil *x = realloc(c->ceils, cap * sizeof *x);
-        if (!x)
-            return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
-        c->ceils = x, c->ceils_cap = cap;
-    }
+    if (!clb_grow_by(&c->ceils, sizeof *c->ceils, c->nceils, n, &c->ceils_cap))
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
     c->ceil_first[dev] = c->nceils;
     c->ceil_n[dev] = (uint32_t)n;
     for (size_t i = 0; i < n; i++) {

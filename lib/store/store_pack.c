@@ -162,16 +162,9 @@ static void put(pack *p, const void *src, size_t k)
 {
     if (p->oom)
         return;
-    if (p->n + k > p->cap) {
-        size_t cap = p->cap ? p->cap : 4096;
-        while (cap < p->n + k)
-            cap *= 2;
-        unsigned char *b = realloc(p->b, cap);
-        if (!b) {
-            p->oom = 1;
-            return;
-        }
-        p->b = b, p->cap = cap;
+    if (!clb_grow_by(&p->b, 1, p->n, k, &p->cap)) {
+        p->oom = 1;
+        return;
     }
     memcpy(p->b + p->n, src, k);
     p->n += k;
@@ -341,13 +334,8 @@ static int same_keys(const shape *a, const char *const *key, size_t n)
 /* Numbers a completed object's key list (key: taken); 0 when out of memory. */
 static int add_shape(shape **shp, size_t *nshp, size_t *capshp, const char **key, size_t n, uint32_t h)
 {
-    if (*nshp == *capshp) {
-        size_t cap = *capshp ? 2 * *capshp : 32;
-        shape *v = realloc(*shp, cap * sizeof *v);
-        if (!v)
-            return 0;
-        *shp = v, *capshp = cap;
-    }
+    if (!clb_grow(shp, sizeof **shp, *nshp, capshp))
+        return 0;
     (*shp)[(*nshp)++] = (shape){key, n, h};
     return 1;
 }
@@ -692,13 +680,8 @@ static const char *get_string(unpack *u)
     const char *last = u->nstr ? u->str[u->nstr - 1] : "";
     if (u->bad || len > u->n - u->at || pre > strlen(last))
         return u->bad = 1, NULL;
-    if (u->nstr == u->capstr) {
-        size_t cap = u->capstr ? 2 * u->capstr : 64;
-        char **v = realloc(u->str, cap * sizeof *v);
-        if (!v)
-            return u->bad = 1, NULL;
-        u->str = v, u->capstr = cap;
-    }
+    if (!clb_grow(&u->str, sizeof *u->str, u->nstr, &u->capstr))
+        return u->bad = 1, NULL;
     char *s = malloc(pre + len + 1);
     if (!s)
         return u->bad = 1, NULL;
