@@ -3,6 +3,7 @@
 #include "clbench.h"
 #include "core/grow.h"
 #include "core/internal.h"
+#include "core/strtab.h"
 
 #include <locale.h>
 #include <math.h>
@@ -226,6 +227,31 @@ static void test_grow(void)
     free(x), free(y);
 }
 
+/* Each string once, numbered in the order first added, found again after the table grew. */
+static void test_strtab(void)
+{
+    clb_strtab t = {.copy = 1};
+    char k[32];
+    int added, ok = 1;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < 1000; i++) {
+            size_t n = (size_t)snprintf(k, sizeof k, "row.%zu", i % 500);
+            size_t at = clb_strtab_add(&t, k, n, &added);
+            ok &= at == i % 500 && added == (round == 0 && i < 500);
+        }
+    CHECK(ok && t.n == 500 && t.nslot >= 1000 && strcmp(t.s[499], "row.499") == 0);
+    CHECK(clb_strtab_add(&t, "row.4", 5, &added) == 4 && !added);
+    CHECK(clb_strtab_add(&t, "row.4\0", 6, &added) == 500 && added); /* the length counts */
+    clb_strtab_free(&t);
+    CHECK(t.n == 0 && !t.s && t.copy);
+
+    const char *lit[] = {"a", "b", "a"};
+    clb_strtab b = {0};
+    for (int i = 0; i < 3; i++)
+        CHECK(clb_strtab_add(&b, lit[i], 1, &added) == (size_t)(i % 2) && b.s[i % 2] == lit[i % 2]);
+    clb_strtab_free(&b);
+}
+
 int main(void)
 {
     test_check_macro();
@@ -235,5 +261,6 @@ int main(void)
     test_locale();
     test_curve();
     test_grow();
+    test_strtab();
     return check_done("test_core");
 }

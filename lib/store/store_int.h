@@ -4,6 +4,7 @@
 #define CLB_STORE_INT_H
 
 #include "core/grow.h"
+#include "core/strtab.h"
 #include "store/store.h"
 
 #include <sqlite3.h>
