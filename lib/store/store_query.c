@@ -71,6 +71,28 @@ size_t clb_store_device_index(const clb_store_device *v, size_t n, int64_t id)
     return lo < n && v[lo].id == id ? lo : n;
 }
 
+/* One primary-key lookup (store history --html names its page by it), not the device list. */
+clb_error clb_store_device_key(clb_store *s, int64_t id, char **key, clb_diag *d)
+{
+    clb_diag_clear(d);
+    *key = NULL;
+    sqlite3_stmt *st = clb_store_prep(s, "SELECT key FROM devices WHERE id = ?1", d);
+    if (!st)
+        return d->err;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        if (!(*key = dup_col(st, 0)))
+            clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    } else if (rc == SQLITE_DONE) {
+        clb_diag_set(d, CLB_ERR_USAGE, "no device %lld in the store (clbench store list)", (long long)id);
+    } else {
+        clb_store_fail(s, "reading a device's key", d);
+    }
+    sqlite3_finalize(st);
+    return d->err;
+}
+
 static int fill_device(sqlite3_stmt *st, clb_store_vec *a, void *arg)
 {
     clb_store_device *v = clb_store_vec_add(a);
