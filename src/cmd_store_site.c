@@ -3,6 +3,7 @@
  * writer (lib/report/site.h) device by device as the histories stream in: one device's runs in
  * memory at a time, whatever the store's size. */
 #include "cli.h"
+#include "core/grow.h"
 #include "report/site.h"
 #include "store/store.h"
 
@@ -61,15 +62,13 @@ static int intern(build *b, const clb_store_series *sr, const char **name, const
         return 0;
     size_t r = (size_t)sr->row;
     if (r >= b->nnames) {
-        size_t n = r + 64;
-        char **nv = realloc(b->names, n * sizeof *nv), **uv = nv ? realloc(b->units, n * sizeof *uv) : NULL;
-        if (nv)
-            b->names = nv;
-        if (!uv)
+        void *const arr[] = {&b->names, &b->units};
+        const size_t sz[] = {sizeof *b->names, sizeof *b->units};
+        size_t n = b->nnames;
+        if (!clb_grow_all(arr, sz, 2, r, &n))
             return 0;
-        b->units = uv;
-        memset(b->names + b->nnames, 0, (n - b->nnames) * sizeof *nv);
-        memset(b->units + b->nnames, 0, (n - b->nnames) * sizeof *uv);
+        memset(b->names + b->nnames, 0, (n - b->nnames) * sizeof *b->names);
+        memset(b->units + b->nnames, 0, (n - b->nnames) * sizeof *b->units);
         b->nnames = n;
     }
     if (!b->names[r]) {
@@ -167,13 +166,8 @@ static int add_series(const clb_store_series *sr, void *arg)
         return b->failed ? b->failed : (b->failed = 2); /* series out of device order: not what the store gives */
     b->cur = k;
     dev_acc *a = &b->acc;
-    if (a->nrows == a->cap) {
-        size_t c = a->cap ? 2 * a->cap : 32;
-        clb_site_row *v = realloc(a->rows, c * sizeof *v);
-        if (!v)
-            return b->failed = 1;
-        a->rows = v, a->cap = c;
-    }
+    if (!clb_grow(&a->rows, sizeof *a->rows, a->nrows, &a->cap))
+        return b->failed = 1;
     clb_site_point *p = intern(b, sr, &name, &unit) ? points_of(b, sr) : NULL;
     if (!p)
         return b->failed = 1;

@@ -1,10 +1,13 @@
 /* Core library pieces without a device: error names, the CL check macro, globbing, result
  * serialization (no number for failures, no NaN/Inf) and locale independence. */
 #include "clbench.h"
+#include "core/grow.h"
 #include "core/internal.h"
+#include "core/strtab.h"
 
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -178,6 +181,82 @@ static void test_curve(void)
     cJSON_Delete(c);
 }
 
+/* Growth keeps the contents and doubles; sizes that overflow are refused, the array untouched. */
+static void test_grow(void)
+{
+    int *a = NULL;
+    size_t cap = 0;
+    int ok = 1;
+    for (size_t i = 0; i < 100; i++) {
+        if (!clb_grow(&a, sizeof *a, i, &cap) || cap <= i)
+            ok = 0;
+        else
+            a[i] = (int)i * 7;
+    }
+    CHECK(ok && a && cap == 128);
+    for (size_t i = 0; a && i < 100; i++)
+        ok &= a[i] == (int)i * 7;
+    CHECK(ok);
+    int *keep = a;
+    size_t c = cap;
+    CHECK(!clb_grow(&a, (SIZE_MAX >> 4) + 2, c, &c) && a == keep && c == cap); /* 16 * sz wraps to 16 */
+    CHECK(!clb_grow_by(&a, 1, SIZE_MAX, 2, &c) && a == keep && c == cap);    /* n + k wraps to 1 */
+    c = SIZE_MAX / 2 + 1;
+    CHECK(!clb_grow(&a, 1, c, &c) && a == keep && c == SIZE_MAX / 2 + 1); /* the doubling wraps to 0 */
+    free(a);
+
+    unsigned char *z = malloc(128); /* room for 32, counted as 16: what the growth adds must be zeroed */
+    size_t zc = 16;
+    if (z)
+        memset(z, 0xff, 128);
+    CHECK(z && clb_grow_zeroed(&z, 4, 16, &zc) && zc == 32 && z[63] == 0xff && z[64] == 0 && z[127] == 0);
+    free(z);
+
+    double *x = NULL;
+    long *y = NULL;
+    void *const arr[] = {&x, &y};
+    const size_t sz[] = {sizeof *x, sizeof *y};
+    size_t pc = 0;
+    for (size_t i = 0; i < 40; i++) {
+        if (!clb_grow_all(arr, sz, 2, i, &pc) || pc <= i)
+            ok = 0;
+        else
+            x[i] = (double)i, y[i] = (long)i;
+    }
+    CHECK(ok && pc == 64 && x && y && x[39] == 39 && y[0] == 0 && y[39] == 39);
+    free(x), free(y);
+}
+
+/* Key i of the string table's test: scattered digits, so that slots collide. */
+static size_t strtab_key(char *k, size_t cap, size_t i)
+{
+    return (size_t)snprintf(k, cap, "%llx.%zu", (unsigned long long)i * 0x9E3779B97F4A7C15ull, i);
+}
+
+/* Each string once, numbered in the order first added, found again after the table grew. */
+static void test_strtab(void)
+{
+    clb_strtab t = {.copy = 1};
+    char k[48];
+    int added, ok = 1;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < 1000; i++) {
+            size_t at = clb_strtab_add(&t, k, strtab_key(k, sizeof k, i % 500), &added);
+            ok &= at == i % 500 && added == (round == 0 && i < 500);
+        }
+    size_t n = strtab_key(k, sizeof k, 499);
+    CHECK(ok && t.n == 500 && t.nslot >= 1000 && t.len[499] == n && strcmp(t.s[499], k) == 0);
+    CHECK(clb_strtab_add(&t, k, n + 1, &added) == 500 && added); /* with its NUL: another length, another string */
+    clb_strtab_free(&t);
+    CHECK(t.n == 0 && !t.s && t.copy);
+
+    const char *lit[] = {"a", "b", "a"};
+    clb_strtab b = {0};
+    for (int i = 0; i < 3; i++)
+        CHECK(clb_strtab_add(&b, lit[i], 1, &added) == (size_t)(i % 2) && b.s[i % 2] == lit[i % 2]);
+    clb_strtab_free(&b);
+}
+
 int main(void)
 {
     test_check_macro();
@@ -186,5 +265,7 @@ int main(void)
     test_result_json();
     test_locale();
     test_curve();
+    test_grow();
+    test_strtab();
     return check_done("test_core");
 }

@@ -4,6 +4,7 @@
  * worker ended: exit code, signal, or killed by us after the deadline. A worker never outlives
  * the parent: it learns the parent's pid from CLBENCH_PARENT_PID and binds its life to it
  * (clb_child_bind_to_parent). A line longer than CLB_CHILD_LINE_MAX costs the worker its life. */
+#include "core/grow.h"
 #include "core/internal.h"
 #include "core/child.h"
 
@@ -130,14 +131,8 @@ static char *take_line(clb_child *c)
 /* Reads what is available into c->buf; 0 on EOF or error, 1 otherwise. */
 static int fill(clb_child *c)
 {
-    if (c->cap - c->len < 65536) {
-        size_t cap = c->cap ? 2 * c->cap : 131072;
-        char *b = realloc(c->buf, cap);
-        if (!b)
-            return 0;
-        c->buf = b;
-        c->cap = cap;
-    }
+    if (!clb_grow_by(&c->buf, 1, c->len, 65536, &c->cap))
+        return 0;
     ssize_t r = read(c->fd, c->buf + c->len, c->cap - c->len);
     if (r < 0 && errno == EINTR)
         return 1;

@@ -1,6 +1,7 @@
 /* The tuning service (docs/decide.md): search a kernel's parameter space on a device with the
  * caller's measurement (runner statistics), exhaustively when small, else random sampling plus
  * hill-climbing under a time budget. */
+#include "core/grow.h"
 #include "core/internal.h"
 
 #include <math.h>
@@ -79,13 +80,8 @@ static long seen(const search *x, const int *idx)
 static long measure(search *x, const int *idx)
 {
     clb_tune_run *r = x->out;
-    if (r->ncands == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 32;
-        clb_tune_cand *c = realloc(r->cands, cap * sizeof *c);
-        if (!c)
-            return -1;
-        r->cands = c, x->cap = cap;
-    }
+    if (!clb_grow(&r->cands, sizeof *r->cands, r->ncands, &x->cap))
+        return -1;
     clb_tune_cand *c = &r->cands[r->ncands];
     memset(c, 0, sizeof *c);
     for (size_t i = 0; i < x->s->ndims; i++)

@@ -2,6 +2,7 @@
  * reader of the files a user names (results, the suite's reference): every command accepts the
  * same bytes (a UTF-8 byte order mark is skipped) and says the same thing about the rest. */
 #define _POSIX_C_SOURCE 200809L
+#include "core/grow.h"
 #include "doc/doc.h"
 
 #include <errno.h>
@@ -181,24 +182,19 @@ static clb_error too_large(const char *path, const char *size, clb_diag *d)
                         path, size, *size ? " bytes, " : "", input_limit);
 }
 
-/* Up to the limit and one byte more from fd into a buffer that grows as needed. */
+/* Up to the limit and one byte more from fd into a buffer that grows as needed (reads of 64 KiB
+ * at least). */
 static clb_error read_capped(int fd, const char *path, char **buf, size_t *len, clb_diag *d)
 {
-    size_t cap = 1 << 16, n = 0, most = (size_t)input_limit + 1;
-    char *b = malloc(cap);
+    size_t cap = 0, n = 0, most = (size_t)input_limit + 1;
+    char *b = NULL;
     ssize_t got = 0;
-    while (b && n < most && (got = read(fd, b + n, (cap < most ? cap : most) - n)) > 0) {
+    int room = 1;
+    while (n < most && (room = clb_grow_by(&b, 1, n, (size_t)1 << 16, &cap)) &&
+           (got = read(fd, b + n, (cap < most ? cap : most) - n)) > 0)
         n += (size_t)got;
-        if (n == cap && cap < most) {
-            char *nb = realloc(b, cap * 2);
-            if (!nb)
-                free(b);
-            b = nb;
-            cap *= 2;
-        }
-    }
     clb_error e = CLB_OK;
-    if (!b)
+    if (!room)
         e = clb_diag_set(d, CLB_ERR_NOMEM, "%s: out of memory reading the file", path);
     else if (got < 0)
         e = clb_diag_set(d, CLB_ERR_IO, "%s: read error: %s", path, strerror(errno));

@@ -9,6 +9,7 @@
  * is reported as not judged, never flagged. A device is never compared with itself: two entries
  * with one UUID, one PCI address on one node, or ranks marked sharing one device refuse the
  * whole check (same_device_pairs). */
+#include "core/grow.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -253,16 +254,10 @@ long clb_fleet_check(FILE *f, const clb_report_src *src, size_t nsrc, const clb_
         const cJSON *dev;
         cJSON_ArrayForEach(dev, rj_devices(src[i].doc))
         {
-            if (n == cap) {
-                cap = cap ? 2 * cap : 64;
-                fdev *g = realloc(devs, cap * sizeof *devs);
-                if (g)
-                    devs = g;
-                const cJSON **h = g ? realloc(docs, cap * sizeof *docs) : NULL;
-                if (!h)
-                    CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
-                docs = h;
-            }
+            void *const arr[] = {&devs, (void *)&docs};
+            const size_t sz[] = {sizeof *devs, sizeof *docs};
+            if (!clb_grow_all(arr, sz, 2, n, &cap))
+                CLB_FAIL(d, CLB_ERR_NOMEM, "out of memory");
             docs[n] = src[i].doc;
             label_of(src[i].doc, dev, src[i].name, &devs[n++]);
         }

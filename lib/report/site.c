@@ -185,7 +185,7 @@ void clb_site_abort(clb_site_writer *c)
         return;
     free(c->dev_slug), free(c->dev_group), free(c->order), free(c->by_key), free(c->groups);
     free(c->dev_sorted), free(c->group_sorted);
-    site_pool_free(&c->strs), site_pool_free(&c->rows);
+    clb_strtab_free(&c->strs), clb_strtab_free(&c->rows);
     free(c->row_better), free(c->done), free(c->ceil_first), free(c->ceil_n), free(c->ceils);
     free(c->spill_at), free(c->spill_n);
     if (c->spill)
@@ -205,6 +205,7 @@ clb_error clb_site_begin(const char *dir, const clb_site_model *m, clb_site_writ
     if (!c)
         return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
     c->m = m, c->dir = dir;
+    c->strs.copy = c->rows.copy = 1;
     if (build(c) != CLB_OK)
         clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
     /* The manifest is checked before anything is written: a refused one leaves DIR as it was. */

@@ -2,6 +2,8 @@
 #ifndef CLB_REPORT_SITE_INT_H
 #define CLB_REPORT_SITE_INT_H
 
+#include "core/grow.h"
+#include "core/strtab.h"
 #include "report/report_cols.h"
 #include "report/site.h"
 
@@ -18,15 +20,6 @@ typedef struct site_group {
     char slug[SITE_NAME_MAX];
     size_t first, count;
 } site_group;
-
-/* Distinct byte strings, each copied once, by index (lib/report/site_pool.c). */
-typedef struct site_pool {
-    char **s;
-    size_t *len;
-    size_t n, cap;
-    uint32_t *tab; /* open addressing: index + 1, 0 empty */
-    size_t tabn;
-} site_pool;
 
 /* What a model page needs of one (device, row): the row's latest run. A device's records lie
  * together in the spill file, ordered by row name and unit. */
@@ -60,8 +53,8 @@ struct clb_site_writer {
     uint32_t ceil_id[SITE_INDEX_CEILINGS];
     size_t nceil;
     /* what streaming keeps */
-    site_pool strs;                  /* row names, units, statuses, ceiling names */
-    site_pool rows;                  /* (name id, unit id) pairs */
+    clb_strtab strs;                 /* row names, units, statuses, ceiling names */
+    clb_strtab rows;                 /* (name id, unit id) pairs */
     int *row_better;                 /* per row */
     size_t row_cap;
     unsigned char *done;             /* per device: page written */
@@ -76,9 +69,6 @@ struct clb_site_writer {
 };
 
 /* lib/report/site_pool.c */
-/* The index of key[0..len) in p, added when new; SIZE_MAX out of memory. */
-size_t site_pool_add(site_pool *p, const void *key, size_t len);
-void site_pool_free(site_pool *p);
 /* A string's id in c->strs: 0 for NULL, else its index + 1; UINT32_MAX out of memory. */
 uint32_t site_str_id(site_ctx *c, const char *s);
 const char *site_str(const site_ctx *c, uint32_t id); /* NULL for 0 */

@@ -182,16 +182,10 @@ static size_t next_row(const site_ctx *c, const site_group *g, merge *mg, uint32
     size_t n = 0;
     for (size_t i = 0; best != UINT32_MAX && i < g->count; i++)
         for (const site_rec *r; (r = peek(c, &mg->cur[i], &mg->bad)) && mg->rank[r->row] == best; mg->cur[i].pos++) {
-            if (n == mg->cap) { /* a device may list a row twice */
-                size_t cap = 2 * mg->cap + 16;
-                entry *e = realloc(mg->e, cap * sizeof *e);
-                double *s = e ? realloc(mg->scratch, cap * sizeof *s) : NULL;
-                if (e)
-                    mg->e = e;
-                if (!s)
-                    return mg->bad = 1, 0;
-                mg->scratch = s, mg->cap = cap;
-            }
+            void *const arr[] = {&mg->e, &mg->scratch}; /* a device may list a row twice */
+            const size_t sz[] = {sizeof *mg->e, sizeof *mg->scratch};
+            if (!clb_grow_all(arr, sz, 2, n, &mg->cap))
+                return mg->bad = 1, 0;
             mg->e[n++] = (entry){c->order[g->first + i], (int)r->has,
                                  (clb_site_point){r->time, r->value, NAN, NAN, site_str(c, r->status)}, NAN, 0};
         }

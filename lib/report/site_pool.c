@@ -6,73 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash(const void *key, size_t len)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char *p = key, *e = p + len; p < e; p++)
-        h = (h ^ *p) * 1099511628211ull;
-    return h;
-}
-
-static int rehash(site_pool *p, size_t tabn)
-{
-    uint32_t *t = calloc(tabn, sizeof *t);
-    if (!t)
-        return 0;
-    for (size_t i = 0; i < p->n; i++) {
-        size_t k = (size_t)hash(p->s[i], p->len[i]) & (tabn - 1);
-        while (t[k])
-            k = (k + 1) & (tabn - 1);
-        t[k] = (uint32_t)(i + 1);
-    }
-    free(p->tab);
-    p->tab = t, p->tabn = tabn;
-    return 1;
-}
-
-size_t site_pool_add(site_pool *p, const void *key, size_t len)
-{
-    if (2 * (p->n + 1) > p->tabn && (p->n >= UINT32_MAX / 4 || !rehash(p, p->tabn ? 2 * p->tabn : 256)))
-        return SIZE_MAX;
-    size_t k = (size_t)hash(key, len) & (p->tabn - 1);
-    for (; p->tab[k]; k = (k + 1) & (p->tabn - 1)) {
-        size_t i = p->tab[k] - 1;
-        if (p->len[i] == len && memcmp(p->s[i], key, len) == 0)
-            return i;
-    }
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 64;
-        char **s = realloc(p->s, cap * sizeof *s);
-        if (s)
-            p->s = s;
-        size_t *l = s ? realloc(p->len, cap * sizeof *l) : NULL;
-        if (!l)
-            return SIZE_MAX;
-        p->len = l, p->cap = cap;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return SIZE_MAX;
-    memcpy(copy, key, len);
-    copy[len] = '\0';
-    p->s[p->n] = copy, p->len[p->n] = len;
-    p->tab[k] = (uint32_t)(p->n + 1);
-    return p->n++;
-}
-
-void site_pool_free(site_pool *p)
-{
-    for (size_t i = 0; i < p->n; i++)
-        free(p->s[i]);
-    free(p->s), free(p->len), free(p->tab);
-    memset(p, 0, sizeof *p);
-}
-
 uint32_t site_str_id(site_ctx *c, const char *s)
 {
     if (!s)
         return 0;
-    size_t i = site_pool_add(&c->strs, s, strlen(s));
+    int added;
+    size_t i = clb_strtab_add(&c->strs, s, strlen(s), &added);
     return i == SIZE_MAX ? UINT32_MAX : (uint32_t)(i + 1);
 }
 
@@ -86,17 +25,13 @@ uint32_t site_row_id(site_ctx *c, const char *name, const char *unit, int better
     uint32_t key[2] = {site_str_id(c, site_s(name)), site_str_id(c, site_s(unit))};
     if (key[0] == UINT32_MAX || key[1] == UINT32_MAX)
         return UINT32_MAX;
-    size_t n = c->rows.n, i = site_pool_add(&c->rows, key, sizeof key);
+    int added;
+    size_t i = clb_strtab_add(&c->rows, key, sizeof key, &added);
     if (i == SIZE_MAX)
         return UINT32_MAX;
-    if (i == n) { /* new: its direction */
-        if (i >= c->row_cap) {
-            size_t cap = c->row_cap ? 2 * c->row_cap : 64;
-            int *b = realloc(c->row_better, cap * sizeof *b);
-            if (!b)
-                return UINT32_MAX;
-            c->row_better = b, c->row_cap = cap;
-        }
+    if (added) { /* new: its direction */
+        if (!clb_grow(&c->row_better, sizeof *c->row_better, i, &c->row_cap))
+            return UINT32_MAX;
         c->row_better[i] = better;
     }
     return (uint32_t)i;
@@ -140,13 +75,8 @@ clb_error site_spill_device(site_ctx *c, size_t dev, const clb_site_row *rows, s
 
 clb_error site_keep_ceilings(site_ctx *c, size_t dev, const clb_site_ceiling *v, size_t n, clb_diag *d)
 {
-    if (c->nceils + n > c->ceils_cap) {
-        size_t cap = 2 * (c->nceils + n) + 64;
-        site_ceil *x = realloc(c->ceils, cap * sizeof *x);
-        if (!x)
-            return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
-        c->ceils = x, c->ceils_cap = cap;
-    }
+    if (!clb_grow_by(&c->ceils, sizeof *c->ceils, c->nceils, n, &c->ceils_cap))
+        return clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
     c->ceil_first[dev] = c->nceils;
     c->ceil_n[dev] = (uint32_t)n;
     for (size_t i = 0; i < n; i++) {

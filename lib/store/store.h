@@ -145,7 +145,7 @@ typedef struct clb_store_score {
 clb_error clb_store_suite_scores(clb_store *s, clb_store_score **out, size_t *n, clb_diag *d);
 void clb_store_scores_free(clb_store_score *v, size_t n);
 
-/* The key of device id (lib/store/store_site_q.c): one lookup, not the whole device list.
+/* The key of device id (lib/store/store_query.c): one lookup, not the whole device list.
  * *key: caller frees. CLB_ERR_USAGE when no device has that id. */
 clb_error clb_store_device_key(clb_store *s, int64_t id, char **key, clb_diag *d);
 

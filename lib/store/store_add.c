@@ -111,13 +111,8 @@ static int64_t intern_find(const intern *t, const char *name)
 
 static int intern_put(intern *t, const char *name, int64_t id)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        named_id *v = realloc(t->v, cap * sizeof *v);
-        if (!v)
-            return 0;
-        t->v = v, t->cap = cap;
-    }
+    if (!clb_grow(&t->v, sizeof *t->v, t->n, &t->cap))
+        return 0;
     char *copy = strdup(name);
     if (!copy)
         return 0;
@@ -152,17 +147,8 @@ static int intern_load(add_ctx *c, intern *t, const char *q)
 /* Files row id's name (interned, valid for the add) for name_of. */
 static int row_name_put(add_ctx *c, int64_t id, const char *name)
 {
-    if (id < 0)
+    if (id < 0 || !clb_grow_zeroed(&c->row_by_id, sizeof *c->row_by_id, (size_t)id, &c->nrow_by_id))
         return 0;
-    size_t cap = c->nrow_by_id;
-    while ((size_t)id >= cap)
-        cap = cap ? 2 * cap : 256;
-    if (cap != c->nrow_by_id) {
-        if (!clb_store_grow(&c->row_by_id, sizeof *c->row_by_id, cap))
-            return 0;
-        memset(c->row_by_id + c->nrow_by_id, 0, (cap - c->nrow_by_id) * sizeof *c->row_by_id);
-        c->nrow_by_id = cap;
-    }
     c->row_by_id[id] = name;
     return 1;
 }
@@ -320,14 +306,8 @@ static int64_t device_id(add_ctx *c, const cJSON *entry)
 /* Remembers that position pos held the row name (the interned copy, valid for the add). */
 static void hint_set(add_ctx *c, size_t pos, const char *name)
 {
-    if (pos >= c->nhint) {
-        size_t n = pos < 64 ? 128 : 2 * pos;
-        named_id *h = realloc(c->hint, n * sizeof *h);
-        if (!h)
-            return;
-        memset(h + c->nhint, 0, (n - c->nhint) * sizeof *h);
-        c->hint = h, c->nhint = n;
-    }
+    if (!clb_grow_zeroed(&c->hint, sizeof *c->hint, pos, &c->nhint))
+        return;
     named_id key = {(char *)name, 0}, *hit = bsearch(&key, c->rows.v, c->rows.n, sizeof key, cmp_named);
     if (hit)
         c->hint[pos] = *hit;

@@ -3,6 +3,8 @@
 #ifndef CLB_STORE_INT_H
 #define CLB_STORE_INT_H
 
+#include "core/grow.h"
+#include "core/strtab.h"
 #include "store/store.h"
 
 #include <sqlite3.h>
@@ -31,10 +33,6 @@ clb_error clb_store_begin(clb_store *s, clb_diag *d);
 clb_error clb_store_end(clb_store *s, int ok, clb_diag *d);
 /* A prepared statement; NULL with d set on failure. */
 sqlite3_stmt *clb_store_prep(clb_store *s, const char *sql, clb_diag *d);
-/* Grows the array *(T **)p of elements of size sz to cap; 0 when out of memory (*p unchanged). */
-int clb_store_grow(void *p, size_t sz, size_t cap);
-/* Room for element n of the array *(T **)p, of *cap now (doubled when full); 0 out of memory. */
-int clb_store_room(void *p, size_t sz, size_t n, size_t *cap);
 
 /* lib/store/store_pack.c: a JSON value as compact bytes and back, exactly (numbers as doubles):
  * a run's results. pack: caller frees, NULL when out of memory; unpack: NULL when damaged. */
@@ -92,7 +90,7 @@ typedef struct clb_store_vec {
     size_t n, cap, sz;
 } clb_store_vec;
 /* Room for one more element, zeroed and counted (freed with the rest if its filling fails);
- * NULL out of memory. */
+ * NULL out of memory (store_query.c). */
 void *clb_store_vec_add(clb_store_vec *a);
 /* Every row of st through fill(st, out, arg), which appends what the row gives (0: out of
  * memory). On failure (what: for SQLite's message) the elements are released through drop

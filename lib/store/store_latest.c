@@ -25,33 +25,19 @@ void clb_store_latest_free(clb_store_latest *l)
     memset(l, 0, sizeof *l);
 }
 
-/* Room for element n in each of the arrays (of one capacity, *cap), through clb_store_room. */
-static int room_all(void *const *arr, const size_t *sz, size_t k, size_t n, size_t *cap)
-{
-    size_t grown = *cap;
-    for (size_t i = 0; i < k; i++) {
-        size_t c = *cap;
-        if (!clb_store_room(arr[i], sz[i], n, &c))
-            return 0;
-        grown = c;
-    }
-    *cap = grown;
-    return 1;
-}
-
 static int devs_room(clb_store_latest *l, size_t *cap, size_t *fcap)
 {
     void *const arr[] = {&l->device, &l->run, &l->time, &l->key, &l->model, &l->driver};
     const size_t sz[] = {sizeof *l->device, sizeof *l->run, sizeof *l->time, sizeof *l->key, sizeof *l->model,
                          sizeof *l->driver};
-    return room_all(arr, sz, 6, l->ndev, cap) && clb_store_room(&l->first, sizeof *l->first, l->ndev + 1, fcap);
+    return clb_grow_all(arr, sz, 6, l->ndev, cap) && clb_grow(&l->first, sizeof *l->first, l->ndev + 1, fcap);
 }
 
 static int res_room(clb_store_latest *l, size_t *cap)
 {
     void *const arr[] = {&l->row, &l->value, &l->spread, &l->nsamp, &l->ok};
     const size_t sz[] = {sizeof *l->row, sizeof *l->value, sizeof *l->spread, sizeof *l->nsamp, sizeof *l->ok};
-    return room_all(arr, sz, 5, l->nres, cap);
+    return clb_grow_all(arr, sz, 5, l->nres, cap);
 }
 
 /* The rows' names and directions, indexed by row id. */

@@ -73,14 +73,10 @@ typedef struct shape {
     uint32_t hash;
 } shape;
 
-/* Strings already written, by an open-addressing hash of their bytes. */
 typedef struct pack {
     unsigned char *b;
     size_t n, cap;
-    const char **str; /* index -> string (borrowed from the tree) */
-    size_t nstr, capstr;
-    uint32_t *slot; /* hash table: index + 1, 0 empty */
-    size_t nslot;
+    clb_strtab str; /* the strings already written (borrowed from the tree), numbered as written */
     shape *shp; /* objects' key lists, in the order completed */
     size_t nshp, capshp;
     uint32_t *sslot; /* hash table of shapes: index + 1 */
@@ -162,16 +158,9 @@ static void put(pack *p, const void *src, size_t k)
 {
     if (p->oom)
         return;
-    if (p->n + k > p->cap) {
-        size_t cap = p->cap ? p->cap : 4096;
-        while (cap < p->n + k)
-            cap *= 2;
-        unsigned char *b = realloc(p->b, cap);
-        if (!b) {
-            p->oom = 1;
-            return;
-        }
-        p->b = b, p->cap = cap;
+    if (!clb_grow_by(&p->b, 1, p->n, k, &p->cap)) {
+        p->oom = 1;
+        return;
     }
     memcpy(p->b + p->n, src, k);
     p->n += k;
@@ -191,62 +180,32 @@ static uint32_t hash_str(const char *s)
     return h;
 }
 
-/* Room for one more string in the table (kept at most half full). */
-static int grow_strings(pack *p)
-{
-    if (p->nstr == p->capstr) {
-        size_t cap = p->capstr ? 2 * p->capstr : 64;
-        const char **v = realloc(p->str, cap * sizeof *v);
-        if (!v)
-            return 0;
-        p->str = v, p->capstr = cap;
-    }
-    if (2 * (p->nstr + 1) <= p->nslot)
-        return 1;
-    size_t nslot = p->nslot ? 2 * p->nslot : 256;
-    uint32_t *slot = calloc(nslot, sizeof *slot);
-    if (!slot)
-        return 0;
-    for (size_t i = 0; i < p->nstr; i++) {
-        size_t j = hash_str(p->str[i]) & (nslot - 1);
-        while (slot[j])
-            j = (j + 1) & (nslot - 1);
-        slot[j] = (uint32_t)(i + 1);
-    }
-    free(p->slot);
-    p->slot = slot, p->nslot = nslot;
-    return 1;
-}
-
 /* A string: its reference when written before; value (a string value, not a key): as one byte
  * STRREF + i for the first STRREF_MAX strings, else STR and the string. */
 static void put_string(pack *p, const char *s, int value)
 {
     unsigned char tag = T_STR;
-    if (!grow_strings(p)) {
+    int added;
+    size_t len = strlen(s), i = clb_strtab_add(&p->str, s, len, &added), pre = 0;
+    if (i == SIZE_MAX) {
         p->oom = 1;
         return;
     }
-    size_t j = hash_str(s) & (p->nslot - 1);
-    for (; p->slot[j]; j = (j + 1) & (p->nslot - 1))
-        if (strcmp(p->str[p->slot[j] - 1], s) == 0) {
-            if (value && p->slot[j] <= STRREF_MAX) {
-                tag = (unsigned char)(T_STRREF + p->slot[j] - 1);
+    if (!added) {
+        if (value && i < STRREF_MAX) {
+            tag = (unsigned char)(T_STRREF + i);
+            put(p, &tag, 1);
+        } else {
+            if (value)
                 put(p, &tag, 1);
-            } else {
-                if (value)
-                    put(p, &tag, 1);
-                put_varint(p, p->slot[j]);
-            }
-            return;
+            put_varint(p, i + 1);
         }
+        return;
+    }
     /* new: the length it shares with the string written last (a row name after the last row's) */
-    size_t len = strlen(s), pre = 0;
-    const char *last = p->nstr ? p->str[p->nstr - 1] : "";
+    const char *last = i ? p->str.s[i - 1] : "";
     while (pre < len && last[pre] == s[pre])
         pre++;
-    p->slot[j] = (uint32_t)(p->nstr + 1);
-    p->str[p->nstr++] = s;
     if (value)
         put(p, &tag, 1);
     put_varint(p, 0);
@@ -341,13 +300,8 @@ static int same_keys(const shape *a, const char *const *key, size_t n)
 /* Numbers a completed object's key list (key: taken); 0 when out of memory. */
 static int add_shape(shape **shp, size_t *nshp, size_t *capshp, const char **key, size_t n, uint32_t h)
 {
-    if (*nshp == *capshp) {
-        size_t cap = *capshp ? 2 * *capshp : 32;
-        shape *v = realloc(*shp, cap * sizeof *v);
-        if (!v)
-            return 0;
-        *shp = v, *capshp = cap;
-    }
+    if (!clb_grow(shp, sizeof **shp, *nshp, capshp))
+        return 0;
     (*shp)[(*nshp)++] = (shape){key, n, h};
     return 1;
 }
@@ -598,8 +552,7 @@ static unsigned char *pack_plain(const cJSON *v, const pack *f3, size_t *len)
         free(p->shp[i].key);
     free(p->shp);
     free(p->sslot);
-    free(p->str);
-    free(p->slot);
+    clb_strtab_free(&p->str);
     unsigned char *b = p->b;
     size_t n = p->n;
     int oom = p->oom;
@@ -692,13 +645,8 @@ static const char *get_string(unpack *u)
     const char *last = u->nstr ? u->str[u->nstr - 1] : "";
     if (u->bad || len > u->n - u->at || pre > strlen(last))
         return u->bad = 1, NULL;
-    if (u->nstr == u->capstr) {
-        size_t cap = u->capstr ? 2 * u->capstr : 64;
-        char **v = realloc(u->str, cap * sizeof *v);
-        if (!v)
-            return u->bad = 1, NULL;
-        u->str = v, u->capstr = cap;
-    }
+    if (!clb_grow(&u->str, sizeof *u->str, u->nstr, &u->capstr))
+        return u->bad = 1, NULL;
     char *s = malloc(pre + len + 1);
     if (!s)
         return u->bad = 1, NULL;

@@ -30,8 +30,8 @@ typedef struct buf {
 
 static void put(buf *o, const void *src, size_t k)
 {
-    while (!o->oom && o->n + k > o->cap) /* doubled until it fits */
-        o->oom = !clb_store_room(&o->b, 1, o->cap, &o->cap);
+    if (!o->oom && !clb_grow_by(&o->b, 1, o->n, k, &o->cap))
+        o->oom = 1;
     if (o->oom)
         return;
     memcpy(o->b + o->n, src, k);

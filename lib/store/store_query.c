@@ -24,6 +24,15 @@ void clb_store_devices_free(clb_store_device *v, size_t n)
     free(v);
 }
 
+void *clb_store_vec_add(clb_store_vec *a)
+{
+    if (!clb_grow(&a->v, a->sz, a->n, &a->cap))
+        return NULL;
+    void *el = (char *)a->v + a->n++ * a->sz;
+    memset(el, 0, a->sz);
+    return el;
+}
+
 clb_error clb_store_collect(clb_store *s, sqlite3_stmt *st, size_t sz, void *out, size_t *n,
                             int (*fill)(sqlite3_stmt *, clb_store_vec *, void *), void *arg,
                             void (*drop)(void *, size_t), const char *what, clb_diag *d)
@@ -60,6 +69,28 @@ size_t clb_store_device_index(const clb_store_device *v, size_t n, int64_t id)
             hi = mid;
     }
     return lo < n && v[lo].id == id ? lo : n;
+}
+
+/* One primary-key lookup (store history --html names its page by it), not the device list. */
+clb_error clb_store_device_key(clb_store *s, int64_t id, char **key, clb_diag *d)
+{
+    clb_diag_clear(d);
+    *key = NULL;
+    sqlite3_stmt *st = clb_store_prep(s, "SELECT key FROM devices WHERE id = ?1", d);
+    if (!st)
+        return d->err;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        if (!(*key = dup_col(st, 0)))
+            clb_diag_set(d, CLB_ERR_NOMEM, "out of memory");
+    } else if (rc == SQLITE_DONE) {
+        clb_diag_set(d, CLB_ERR_USAGE, "no device %lld in the store (clbench store list)", (long long)id);
+    } else {
+        clb_store_fail(s, "reading a device's key", d);
+    }
+    sqlite3_finalize(st);
+    return d->err;
 }
 
 static int fill_device(sqlite3_stmt *st, clb_store_vec *a, void *arg)
@@ -156,33 +187,14 @@ void clb_store_series_free(clb_store_series *sr)
     memset(sr, 0, sizeof *sr);
 }
 
-/* Room for cap points in sr's arrays. */
-static int series_grow(clb_store_series *sr, size_t cap)
-{
-    void *p[6] = {realloc(sr->time, cap * sizeof *sr->time), NULL, NULL, NULL, NULL, NULL};
-    if (p[0])
-        sr->time = p[0];
-    if (p[0] && (p[1] = realloc(sr->run, cap * sizeof *sr->run)))
-        sr->run = p[1];
-    if (p[1] && (p[2] = realloc(sr->value, cap * sizeof *sr->value)))
-        sr->value = p[2];
-    if (p[2] && (p[3] = realloc(sr->spread, cap * sizeof *sr->spread)))
-        sr->spread = p[3];
-    if (p[3] && (p[4] = realloc(sr->nsamp, cap * sizeof *sr->nsamp)))
-        sr->nsamp = p[4];
-    if (p[4] && (p[5] = realloc(sr->status, cap * sizeof *sr->status)))
-        sr->status = p[5];
-    return p[5] != NULL;
-}
-
 /* Appends the point of run (time, id) with record r. */
 static int series_push(clb_store_series *sr, size_t *cap, int64_t time, int64_t run, const clb_store_rec *r)
 {
-    if (sr->n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        if (!series_grow(sr, *cap))
-            return 0;
-    }
+    void *const arr[] = {&sr->time, &sr->run, &sr->value, &sr->spread, &sr->nsamp, &sr->status};
+    const size_t sz[] = {sizeof *sr->time,   sizeof *sr->run,   sizeof *sr->value,
+                         sizeof *sr->spread, sizeof *sr->nsamp, sizeof *sr->status};
+    if (!clb_grow_all(arr, sz, 6, sr->n, cap))
+        return 0;
     size_t i = sr->n++;
     sr->time[i] = time;
     sr->run[i] = run;
@@ -369,8 +381,8 @@ static int row_ranks(clb_store *s, walk *w, clb_diag *d)
         if (id < 0 || id > 100000000)
             continue;
         if ((size_t)id >= w->nrank) {
-            size_t n = (size_t)id + 1;
-            if (!clb_store_grow(&w->rank, sizeof *w->rank, n)) {
+            size_t n = w->nrank;
+            if (!clb_grow(&w->rank, sizeof *w->rank, (size_t)id, &n)) {
                 sqlite3_finalize(st);
                 clb_diag_set(d, CLB_ERR_NOMEM, "out of memory reading the series");
                 return 0;

@@ -63,13 +63,8 @@ static size_t scan_entries(const char *t, size_t i, size_t n, size_t **span, siz
         if (e >= n || t[i] != '{')
             return n;
         *depth = d + 1 > *depth ? d + 1 : *depth;
-        if (*nspan + 2 > cap) {
-            cap = cap ? 2 * cap : 256;
-            size_t *v = realloc(*span, cap * sizeof *v);
-            if (!v)
-                return n;
-            *span = v;
-        }
+        if (!clb_grow_by(span, sizeof **span, *nspan, 2, &cap))
+            return n;
         (*span)[(*nspan)++] = i;
         (*span)[(*nspan)++] = e;
         i = skip_ws(t, e, n);

@@ -6,6 +6,7 @@
  * search, so the whole device is loaded (near compute.fp32.fma); a rate that falls by more
  * than 5% from its first seconds makes the result throttled. */
 #include "bench/microarch/microarch.h"
+#include "core/grow.h"
 #include "device/nvml.h"
 
 #include <glob.h>
@@ -96,17 +97,10 @@ static double flops_per_launch(const sus_state *s)
 
 static int series_push(series *s, double t, double g, const clb_nvml *m, sus_state *st)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        double **arrs[5] = {&s->t, &s->gflops, &s->mhz, &s->temp, &s->watts};
-        for (int i = 0; i < 5; i++) {
-            double *p = realloc(*arrs[i], cap * sizeof *p);
-            if (!p)
-                return -1;
-            *arrs[i] = p;
-        }
-        s->cap = cap;
-    }
+    void *const arr[] = {&s->t, &s->gflops, &s->mhz, &s->temp, &s->watts};
+    const size_t sz[] = {sizeof *s->t, sizeof *s->gflops, sizeof *s->mhz, sizeof *s->temp, sizeof *s->watts};
+    if (!clb_grow_all(arr, sz, 5, s->n, &s->cap))
+        return -1;
     s->t[s->n] = t;
     s->gflops[s->n] = g;
     nvml_read(m, &s->mhz[s->n], &s->temp[s->n], &s->watts[s->n]);
