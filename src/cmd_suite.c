@@ -5,6 +5,7 @@
  * the workers of `run` (cli_run_one_device): a crash costs one row, never the suite. */
 #include "run_engine.h"
 
+#include "apps/suite.h"
 #include "judge/judge.h"
 
 #include <stdlib.h>
@@ -180,6 +181,10 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
 
 int cmd_suite(const cli_opts *o)
 {
+    if (o->list_benchmarks) { /* the table of apps (docs/suite.md's "What runs"); no device */
+        clb_suite_list(stdout);
+        return CLI_EXIT_OK;
+    }
     if (o->run.quick && o->suite_full) {
         fprintf(stderr, "clbench: suite: --quick and --full exclude each other\n");
         return CLI_EXIT_USAGE;
