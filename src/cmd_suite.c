@@ -200,8 +200,10 @@ int cmd_suite(const cli_opts *o)
     set_sizes(full);
     doc = clb_doc_create(o->argc, o->argv);
     cJSON *devs = cJSON_GetObjectItemCaseSensitive(doc, "devices");
-    for (size_t i = 0; i < n; i++)
-        for (int v = -1; v < o->nvariants; v++)
+    /* --sequential-only: the first column alone; another would have no row, and no pattern
+     * means every row */
+    for (size_t i = 0; i < (o->sequential_only ? 1 : n); i++)
+        for (int v = -1; v < (o->sequential_only ? 0 : o->nvariants); v++)
             cJSON_AddItemToArray(devs, run_column(o, clb_inventory_at(inv, idx[i]), v, i == 0 && v < 0, &failed));
     unsetenv("CLBENCH_BUILD_OPTIONS");
     clb_diag d;

@@ -419,10 +419,25 @@ static cJSON *column_json(const cJSON *doc, const cJSON *col, const cJSON *refse
     return o;
 }
 
+/* The first size variable the reference was measured at another value of, else NULL: times
+ * at other sizes are not comparable. A reference without sizes.MODE is taken at its word. */
+static const char *size_mismatch(const cJSON *reference, int full)
+{
+    const cJSON *sizes = rj_obj(rj_obj(reference, "sizes"), full ? "full" : "quick");
+    for (size_t i = 0; sizes && i < NAPPS; i++)
+        for (int k = 0; k < CLB_SUITE_MAX_ENV && suite_apps[i].a.env[k]; k++) {
+            const char *v = rj_str(sizes, suite_apps[i].a.env[k]);
+            if (!v || strcmp(v, full ? suite_apps[i].a.full[k] : suite_apps[i].a.quick[k]) != 0)
+                return suite_apps[i].a.env[k];
+        }
+    return NULL;
+}
+
 /* The reference set for the mode, or NULL with why in ref_info. */
 static const cJSON *reference_set(const cJSON *reference, int full, cJSON *info)
 {
-    const char *v = rj_str(reference, "suite_version");
+    const char *v = rj_str(reference, "suite_version"), *var;
+    char why[128];
     if (!reference) {
         cJSON_AddStringToObject(info, "status", "absent");
         cJSON_AddStringToObject(info, "reason", "no reference file was found (docs/suite.md)");
@@ -431,6 +446,12 @@ static const cJSON *reference_set(const cJSON *reference, int full, cJSON *info)
     if (!v || strcmp(v, CLB_SUITE_VERSION) != 0) {
         cJSON_AddStringToObject(info, "status", "mismatch");
         cJSON_AddStringToObject(info, "reason", "the reference is for another suite version");
+        return NULL;
+    }
+    if ((var = size_mismatch(reference, full)) != NULL) {
+        snprintf(why, sizeof why, "the reference was measured at other sizes (%s)", var);
+        cJSON_AddStringToObject(info, "status", "mismatch");
+        cJSON_AddStringToObject(info, "reason", why);
         return NULL;
     }
     cJSON_AddStringToObject(info, "status", "ok");
