@@ -85,6 +85,8 @@ void cli_usage(FILE *f)
           "      --variant NAME=OPTS   run the OpenCL rows again with OPTS appended to every build (repeatable)\n"
           "      --reference FILE      reference times (default: the user's file, else the built-in one)\n"
           "      --sequential-only     only the sequential rows (what peers/suite_reference.sh measures)\n"
+          "      --list                print the suite's table of apps (rows, sizes, work models) as\n"
+          "                            Markdown, docs/suite.md's \"What runs\", and exit\n"
           "  report RESULTS.json...    reports of result files: --html FILE, --csv FILE, --markdown FILE\n"
           "      --provenance-paths    (report, run --html) show absolute host paths in the HTML as they are\n"
           "      --max-input BYTES     largest input file read (default 1G; K, M, G suffixes)\n"

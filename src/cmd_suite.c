@@ -5,6 +5,7 @@
  * the workers of `run` (cli_run_one_device): a crash costs one row, never the suite. */
 #include "run_engine.h"
 
+#include "apps/suite.h"
 #include "judge/judge.h"
 
 #include <stdlib.h>
@@ -180,6 +181,10 @@ static cJSON *run_column(const cli_opts *o, const clb_device_ref *ref, int v, in
 
 int cmd_suite(const cli_opts *o)
 {
+    if (o->list_benchmarks) { /* the table of apps (docs/suite.md's "What runs"); no device */
+        clb_suite_list(stdout);
+        return CLI_EXIT_OK;
+    }
     if (o->run.quick && o->suite_full) {
         fprintf(stderr, "clbench: suite: --quick and --full exclude each other\n");
         return CLI_EXIT_USAGE;
@@ -195,8 +200,10 @@ int cmd_suite(const cli_opts *o)
     set_sizes(full);
     doc = clb_doc_create(o->argc, o->argv);
     cJSON *devs = cJSON_GetObjectItemCaseSensitive(doc, "devices");
-    for (size_t i = 0; i < n; i++)
-        for (int v = -1; v < o->nvariants; v++)
+    /* --sequential-only: the first column alone; another would have no row, and no pattern
+     * means every row */
+    for (size_t i = 0; i < (o->sequential_only ? 1 : n); i++)
+        for (int v = -1; v < (o->sequential_only ? 0 : o->nvariants); v++)
             cJSON_AddItemToArray(devs, run_column(o, clb_inventory_at(inv, idx[i]), v, i == 0 && v < 0, &failed));
     unsetenv("CLBENCH_BUILD_OPTIONS");
     clb_diag d;

@@ -22,6 +22,7 @@ want_cmds=$("$bin" --help | sed -n '/^commands:/,/^[a-z]/s/^  \([a-z][a-z-]*\) .
 [ "$(comp su)" = suite ] || fail "'su' completed to '$(comp su)'"
 [ "$(comp --vers)" = --version ] || fail "'--vers' completed to '$(comp --vers)'"
 [ "$(comp suite --refer)" = --reference ] || fail "'suite --refer' completed to '$(comp suite --refer)'"
+[ "$(comp suite --lis)" = --list ] || fail "'suite --lis' completed to '$(comp suite --lis)'"
 for f in $("$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
     comp run "${f%?}" | grep -qxF -- "$f" || fail "flag $f is not completed from ${f%?}"
 done

@@ -262,6 +262,26 @@ static void summary(void)
            "one invalid row: score %s, void_app %s", str(sc, "status"), str(sc, "void_app"));
     cJSON_Delete(s);
     cJSON_Delete(doc);
+
+    /* A reference measured at other sizes is not used: every app omitted, the score void. */
+    doc = suite_doc(NULL);
+    cJSON *sizes = cJSON_AddObjectToObject(cJSON_AddObjectToObject(ref, "sizes"), "quick");
+    for (i = 0; i < clb_suite_app_count(); i++)
+        for (int k = 0; k < CLB_SUITE_MAX_ENV && clb_suite_app_at(i)->env[k]; k++)
+            cJSON_AddStringToObject(sizes, clb_suite_app_at(i)->env[k], clb_suite_app_at(i)->quick[k]);
+    s = clb_suite_summary(doc, ref, 0, &d);
+    EXPECT(strcmp(str(cJSON_GetObjectItemCaseSensitive(s, "reference"), "status"), "ok") == 0,
+           "a reference at the suite's sizes: %s", str(cJSON_GetObjectItemCaseSensitive(s, "reference"), "reason"));
+    cJSON_Delete(s);
+    cJSON_ReplaceItemInObject(sizes, clb_suite_app_at(0)->env[0], cJSON_CreateString("999"));
+    s = clb_suite_summary(doc, ref, 0, &d);
+    sc = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "columns"), 0), "score");
+    EXPECT(strcmp(str(cJSON_GetObjectItemCaseSensitive(s, "reference"), "status"), "mismatch") == 0 &&
+               strcmp(str(sc, "status"), "void") == 0,
+           "a reference at other sizes: %s, score %s", str(cJSON_GetObjectItemCaseSensitive(s, "reference"), "status"),
+           str(sc, "status"));
+    cJSON_Delete(s);
+    cJSON_Delete(doc);
     cJSON_Delete(ref);
 }
 

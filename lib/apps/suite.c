@@ -2,6 +2,7 @@
  * document — per column (device, variant) the seed 004 table, speedups, score and what was
  * omitted (docs/suite.md). Reads documents and the static registry only; the scores' arithmetic
  * is lib/report/suite_score.c, the printing lib/report/suite_print.c. */
+#include "apps/suite.h"
 #include "doc/doc.h"
 #include "apps/strmatch/strmatch.h" /* STRMATCH_NPAT: the work model */
 
@@ -34,26 +35,37 @@ static double mcpi_k(const clb_suite_app *a, int full) { return env_num(a, full,
 static double strmatch_k(const clb_suite_app *a, int full) { return env_num(a, full, 0) * STRMATCH_NPAT * 1e-9; }
 
 /* The suite. Sizes are the same on every device; each app's work model turns its rate back
- * into seconds per problem. */
-static const clb_suite_app suite_apps[] = {
-    {"sgemm", "GEMM", "app.sgemm.sequential", "app.sgemm.pthreads", "app.sgemm.cublas app.sgemm.cuda",
-     "app.sgemm.tiled app.sgemm.regblock app.sgemm.double_buffered app.sgemm.register_vectors",
-     {"CLBENCH_GEMM_N", "CLBENCH_GEMM_LADDER_N"}, {"1024", "1024"}, {"2048", "2048"}, gemm_k},
-    {"saxpy", "SAXPY", "app.saxpy.sequential", "app.saxpy.pthreads", "app.saxpy.cuda",
-     "app.saxpy.opencl app.saxpy.opencl_float4", {"CLBENCH_SAXPY_N"}, {"8388608"}, {"33554432"}, saxpy_k},
-    {"euler", "Euler", "app.euler.string.f32.seq", "app.euler.string.f32.pthreads", "app.euler.cuda",
-     "app.euler.string.f32.coalesced app.euler.string.f32.vectorized "
-     "app.euler.string.f32.diamond_row_korr app.euler.string.f32.honeycomb",
-     {"CLBENCH_EULER_N", "CLBENCH_EULER_STEPS"}, {"524288", "64"}, {"1048576", "64"}, euler_k},
-    {"mcpi", "MonteCarloPi", "app.mcpi.sequential", "app.mcpi.pthreads", "app.mcpi.cuda",
-     "app.mcpi.cl_*", {"CLBENCH_MCPI_N"}, {"16777216"}, {"268435456"}, mcpi_k},
-    {"strmatch", "StringMatch", "app.strmatch.sequential", "app.strmatch.pthreads",
-     "app.strmatch.cuda", "app.strmatch.cl_*", {"CLBENCH_STRMATCH_BYTES"}, {"10000000"},
-     {"10000000"}, strmatch_k},
+ * into seconds per problem, and its words say so in docs/suite.md (`clbench suite --list`). */
+typedef struct suite_app {
+    clb_suite_app a; /* what the summary and `clbench suite` read (clb_suite_app_at) */
+    clb_suite_words w;
+} suite_app;
+static const suite_app suite_apps[] = {
+    {{"sgemm", "GEMM", "app.sgemm.sequential", "app.sgemm.pthreads", "app.sgemm.cublas app.sgemm.cuda",
+      "app.sgemm.tiled app.sgemm.regblock app.sgemm.double_buffered app.sgemm.register_vectors",
+      {"CLBENCH_GEMM_N", "CLBENCH_GEMM_LADDER_N"}, {"1024", "1024"}, {"2048", "2048"}, gemm_k},
+     {{"(matrix order n)", "(the ladder rungs' order)"}, "2 n^3 flop (GFLOP/s)"}},
+    {{"saxpy", "SAXPY", "app.saxpy.sequential", "app.saxpy.pthreads", "app.saxpy.cuda",
+      "app.saxpy.opencl app.saxpy.opencl_float4", {"CLBENCH_SAXPY_N"}, {"8388608"}, {"33554432"}, saxpy_k},
+     {{"elements"}, "12 n bytes, x and y read, y written (GB/s)"}},
+    {{"euler", "Euler", "app.euler.string.f32.seq", "app.euler.string.f32.pthreads", "app.euler.cuda",
+      "app.euler.string.f32.coalesced app.euler.string.f32.vectorized "
+      "app.euler.string.f32.diamond_row_korr app.euler.string.f32.honeycomb",
+      {"CLBENCH_EULER_N", "CLBENCH_EULER_STEPS"}, {"524288", "64"}, {"1048576", "64"}, euler_k},
+     {{"components", "steps"}, "n x steps component-steps (ns per component and step)"}},
+    {{"mcpi", "MonteCarloPi", "app.mcpi.sequential", "app.mcpi.pthreads", "app.mcpi.cuda",
+      "app.mcpi.cl_*", {"CLBENCH_MCPI_N"}, {"16777216"}, {"268435456"}, mcpi_k},
+     {{"samples"}, "n samples (Gsamples/s)"}},
+    {{"strmatch", "StringMatch", "app.strmatch.sequential", "app.strmatch.pthreads",
+      "app.strmatch.cuda", "app.strmatch.cl_*", {"CLBENCH_STRMATCH_BYTES"}, {"10000000"},
+      {"10000000"}, strmatch_k},
+     {{"text bytes"}, "n bytes x 5 patterns, `STRMATCH_NPAT` (GB/s of text x patterns)"}},
 };
+enum { NAPPS = sizeof suite_apps / sizeof suite_apps[0] };
 
-size_t clb_suite_app_count(void) { return sizeof suite_apps / sizeof suite_apps[0]; }
-const clb_suite_app *clb_suite_app_at(size_t i) { return i < clb_suite_app_count() ? &suite_apps[i] : NULL; }
+size_t clb_suite_app_count(void) { return NAPPS; }
+const clb_suite_app *clb_suite_app_at(size_t i) { return i < NAPPS ? &suite_apps[i].a : NULL; }
+const clb_suite_words *clb_suite_words_at(size_t i) { return i < NAPPS ? &suite_apps[i].w : NULL; }
 
 /* ---- one row's per-run times ---- */
 
@@ -378,7 +390,6 @@ static cJSON *aggregate_speedups(const cJSON *apps)
 /* One column: its device, variant, apps, score and omissions. */
 static cJSON *column_json(const cJSON *doc, const cJSON *col, const cJSON *refset, int full)
 {
-    enum { NAPPS = sizeof suite_apps / sizeof suite_apps[0] };
     clb_suite_entry e[NAPPS];
     char why[NAPPS][512];
     cJSON *o = cJSON_CreateObject();
@@ -392,10 +403,10 @@ static cJSON *column_json(const cJSON *doc, const cJSON *col, const cJSON *refse
     copy_str(o, "build_options", sc, "build_options");
     cJSON *apps = cJSON_AddArrayToObject(o, "apps"), *om = cJSON_CreateArray();
     for (size_t i = 0; i < NAPPS; i++) {
-        cJSON_AddItemToArray(apps, app_json(&suite_apps[i], full, doc, col, refset, &e[i], why[i], sizeof why[i]));
+        cJSON_AddItemToArray(apps, app_json(&suite_apps[i].a, full, doc, col, refset, &e[i], why[i], sizeof why[i]));
         if (e[i].verdict == CLB_SUITE_OMITTED) {
             cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "app", suite_apps[i].title);
+            cJSON_AddStringToObject(x, "app", suite_apps[i].a.title);
             cJSON_AddStringToObject(x, "why", why[i]);
             cJSON_AddItemToArray(om, x);
         }
@@ -408,10 +419,25 @@ static cJSON *column_json(const cJSON *doc, const cJSON *col, const cJSON *refse
     return o;
 }
 
+/* The first size variable the reference was measured at another value of, else NULL: times
+ * at other sizes are not comparable. A reference without sizes.MODE is taken at its word. */
+static const char *size_mismatch(const cJSON *reference, int full)
+{
+    const cJSON *sizes = rj_obj(rj_obj(reference, "sizes"), full ? "full" : "quick");
+    for (size_t i = 0; sizes && i < NAPPS; i++)
+        for (int k = 0; k < CLB_SUITE_MAX_ENV && suite_apps[i].a.env[k]; k++) {
+            const char *v = rj_str(sizes, suite_apps[i].a.env[k]);
+            if (!v || strcmp(v, full ? suite_apps[i].a.full[k] : suite_apps[i].a.quick[k]) != 0)
+                return suite_apps[i].a.env[k];
+        }
+    return NULL;
+}
+
 /* The reference set for the mode, or NULL with why in ref_info. */
 static const cJSON *reference_set(const cJSON *reference, int full, cJSON *info)
 {
-    const char *v = rj_str(reference, "suite_version");
+    const char *v = rj_str(reference, "suite_version"), *var;
+    char why[128];
     if (!reference) {
         cJSON_AddStringToObject(info, "status", "absent");
         cJSON_AddStringToObject(info, "reason", "no reference file was found (docs/suite.md)");
@@ -420,6 +446,12 @@ static const cJSON *reference_set(const cJSON *reference, int full, cJSON *info)
     if (!v || strcmp(v, CLB_SUITE_VERSION) != 0) {
         cJSON_AddStringToObject(info, "status", "mismatch");
         cJSON_AddStringToObject(info, "reason", "the reference is for another suite version");
+        return NULL;
+    }
+    if ((var = size_mismatch(reference, full)) != NULL) {
+        snprintf(why, sizeof why, "the reference was measured at other sizes (%s)", var);
+        cJSON_AddStringToObject(info, "status", "mismatch");
+        cJSON_AddStringToObject(info, "reason", why);
         return NULL;
     }
     cJSON_AddStringToObject(info, "status", "ok");
@@ -500,8 +532,8 @@ cJSON *clb_suite_summary(const cJSON *doc, const cJSON *reference, int full, clb
     cJSON_AddStringToObject(s, "mode", full ? "full" : "quick");
     cJSON *sizes = cJSON_AddObjectToObject(s, "sizes");
     for (size_t i = 0; i < clb_suite_app_count(); i++)
-        for (int k = 0; k < CLB_SUITE_MAX_ENV && suite_apps[i].env[k]; k++)
-            cJSON_AddStringToObject(sizes, suite_apps[i].env[k], full ? suite_apps[i].full[k] : suite_apps[i].quick[k]);
+        for (int k = 0; k < CLB_SUITE_MAX_ENV && suite_apps[i].a.env[k]; k++)
+            cJSON_AddStringToObject(sizes, suite_apps[i].a.env[k], full ? suite_apps[i].a.full[k] : suite_apps[i].a.quick[k]);
     cJSON_AddItemToObject(s, "system", system_json(doc));
     cJSON *ref = cJSON_AddObjectToObject(s, "reference");
     const cJSON *set = reference_set(reference, full, ref);
