@@ -10,6 +10,7 @@ struct clb_device {
     cl_command_queue queue;
     char *extensions; /* CL_DEVICE_EXTENSIONS, for capability checks */
     cl_ulong double_fp_config;
+    cl_uint vendor_id; /* CL_DEVICE_VENDOR_ID, 0 when refused */
 };
 
 void clb_device_destroy(clb_device *dev)
@@ -48,6 +49,9 @@ clb_error clb_device_create(const clb_device_ref *ref, clb_device **out, clb_dia
     if (clGetDeviceInfo(ref->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof dev->double_fp_config,
                         &dev->double_fp_config, NULL) != CL_SUCCESS)
         dev->double_fp_config = 0;
+    if (clGetDeviceInfo(ref->device, CL_DEVICE_VENDOR_ID, sizeof dev->vendor_id, &dev->vendor_id,
+                        NULL) != CL_SUCCESS)
+        dev->vendor_id = 0;
 cleanup:
     if (d->err != CLB_OK) {
         clb_device_destroy(dev);
@@ -77,6 +81,13 @@ int clb_device_has_extension(const clb_device *dev, const char *ext)
 int clb_device_has_fp64(const clb_device *dev)
 {
     return clb_device_has_extension(dev, "cl_khr_fp64") || dev->double_fp_config != 0;
+}
+
+/* By the PCI vendor id, not the platform's name: PoCL's CUDA driver runs NVIDIA GPUs under a
+ * platform of its own name and reports 0x10de as NVIDIA's driver does. */
+int clb_device_is_nvidia(const clb_device *dev)
+{
+    return dev->vendor_id == CLB_VENDOR_ID_NVIDIA;
 }
 
 int clb_device_has_fp16(const clb_device *dev)

@@ -189,6 +189,9 @@ int clb_more_reps(const clb_ctx *c, unsigned i, double started);
 int clb_device_has_extension(const clb_device *dev, const char *ext);
 int clb_device_has_fp64(const clb_device *dev);
 int clb_device_has_fp16(const clb_device *dev);
+/* The one rule for "an NVIDIA GPU": CL_DEVICE_VENDOR_ID is NVIDIA's PCI vendor id. */
+#define CLB_VENDOR_ID_NVIDIA 0x10deu
+int clb_device_is_nvidia(const clb_device *dev);
 
 /* Sets params[key] to a number / string (replacing an earlier value). */
 void clb_param_num(clb_result *res, const char *key, double v);

@@ -110,8 +110,8 @@ static clb_nvml *open_nvml(clb_device *dev, int any_device, char *why, size_t wh
 {
     clb_nvml *m = NULL;
     const char *fail = NULL;
-    if (!any_device && !clb_device_has_extension(dev, "cl_nv_device_attribute_query"))
-        fail = "not an NVIDIA device (no cl_nv_device_attribute_query)";
+    if (!any_device && !clb_device_is_nvidia(dev))
+        fail = "not an NVIDIA device (CL_DEVICE_VENDOR_ID is not 0x10de)";
     else if (!(m = calloc(1, sizeof *m)))
         fail = "out of memory";
     else if (load(m) != 0)

@@ -9,8 +9,9 @@
 
 typedef struct clb_nvml clb_nvml;
 
-/* Opens NVML for dev, matched by PCI bus id (CL_DEVICE_PCI_BUS_ID_NV, _SLOT_ID_NV, _DOMAIN_ID_NV)
- * when the driver gives it, else NVML device index 0. NULL with the reason in why. */
+/* Opens NVML for dev when it is an NVIDIA device (clb_device_is_nvidia), matched by PCI bus id
+ * (CL_DEVICE_PCI_BUS_ID_NV, _SLOT_ID_NV, _DOMAIN_ID_NV) when the driver gives it, else NVML
+ * device index 0. NULL with the reason in why. */
 clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n);
 /* The same without the NVIDIA check (test hook CLBENCH_NVML_ANY_DEVICE, nvml_watch.c). */
 clb_nvml *clb_nvml_open_any(clb_device *dev, char *why, size_t why_n);

@@ -51,8 +51,7 @@ clb_error mem_device_query(clb_ctx *c, mem_device *m)
     m->fetch_bytes = m->line_bytes;
     m->fetch_rule = "whole cache lines (CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE)";
     /* NVIDIA's L2 fetches DRAM in 32-byte sectors, not in the 128-byte lines it reports. */
-    if ((m->type & CL_DEVICE_TYPE_GPU) && info_ulong(d, CL_DEVICE_VENDOR_ID, sizeof(cl_uint)) == 0x10DE &&
-        m->line_bytes >= 32) {
+    if (clb_device_is_nvidia(c->dev) && m->line_bytes >= 32) {
         m->fetch_bytes = 32;
         m->fetch_rule = "NVIDIA GPU: 32-byte L2 sectors (the unit fetched from DRAM)";
     }
