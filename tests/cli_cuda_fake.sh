@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # The CUDA rows' verification off NVIDIA, through a host-side twin module (tests/fake_cuda_twins.c)
-# and CLBENCH_CUDA_ANY_DEVICE=1: right answers give ok rows (every GEMM shape screened and valid);
+# on PoCL passing for an NVIDIA GPU (the test-only preload library answers CL_DEVICE_VENDOR_ID
+# 0x10de: CLBENCH_PRELOAD_VENDOR_ID): right answers give ok rows (every GEMM shape screened and valid);
 # each planted defect (FAKE_CUDA_BUG) must be caught: a wrong MonteCarloPi count or StringMatch
 # position or Euler component is invalid_result, the Euler twin's traffic comes from its tiling, a wrong and fastest GEMM shape is recorded as failed and never wins,
 # all shapes wrong or a wrong final run is invalid_result. Every ok row carries the total time
 # (params.total_s = setup_s + kernel_s + readback_s, the module's setup of 2 ms and copy back of
-# 0.5 ms in it); a module that reports no phases gives no total.
-# usage: cli_cuda_fake.sh CLBENCH FAKE_MODULE
+# 0.5 ms in it); a module that reports no phases gives no total. The product alone (no preload),
+# or another vendor's id, leaves every row unsupported with the reason, the module never used.
+# usage: cli_cuda_fake.sh CLBENCH FAKE_MODULE PRELOAD
 set -u
-bin=$1 tmp=$(mktemp -d)
+bin=$1 preload=$3 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export CLBENCH_CUDA_ANY_DEVICE=1 CLBENCH_CUDA_MODULE=$2 XDG_CACHE_HOME=$tmp/cache
+[ -f "$preload" ] || { echo "FAIL: no preload library $preload" >&2; exit 1; }
+export CLBENCH_CUDA_MODULE=$2 XDG_CACHE_HOME=$tmp/cache
 fails=0
+pre=$preload vendor=0x10de # the device the rows see: PoCL passing for an NVIDIA GPU
 # case NAME BUG ROW=STATUS...: one quick run of the rows with FAKE_CUDA_BUG=BUG
 case_() {
     local name=$1 b=$2
     shift 2
     local rows=()
     for rs in "$@"; do rows+=("${rs%%=*}"); done
-    FAKE_CUDA_BUG=$b "$bin" run --quick --reps 5 "${rows[@]}" --json "$tmp/$name.json" >/dev/null 2>&1
+    LD_PRELOAD=$pre CLBENCH_PRELOAD_VENDOR_ID=$vendor FAKE_CUDA_BUG=$b \
+        "$bin" run --quick --reps 5 "${rows[@]}" --json "$tmp/$name.json" >/dev/null 2>&1
     python3 - "$tmp/$name.json" "$name" "$@" <<'PY' || fails=$((fails + 1))
 import json, sys
 out, name, want = sys.argv[1], sys.argv[2], dict(a.split("=") for a in sys.argv[3:])
@@ -28,6 +33,9 @@ for row, status in want.items():
     r = res.get(row, {})
     p = r.get("params", {})
     ok = r.get("status") == status
+    if status == "unsupported":  # refused for the device, before the module is asked
+        ok = ok and r.get("reason", "").startswith("CUDA twins run only on NVIDIA GPUs (this is ") \
+            and "cuda_device" not in p
     if row.endswith("gemm.cuda") and status == "ok":
         scr = p.get("screen", [])
         first_bad = name == "gemm_shape0"
@@ -57,4 +65,10 @@ case_ strmatch strmatch app.strmatch.cuda=invalid_result
 case_ gemm_shape0 gemm_shape0 app.sgemm.cuda=ok app.dgemm.cuda=ok
 case_ gemm_all gemm_all app.sgemm.cuda=invalid_result
 case_ gemm_late gemm_late app.sgemm.cuda=invalid_result
+all_unsupported="app.saxpy.cuda=unsupported app.mcpi.cuda=unsupported app.strmatch.cuda=unsupported
+    app.sgemm.cuda=unsupported app.dgemm.cuda=unsupported app.sgemm.cublas=unsupported app.euler.cuda=unsupported"
+pre= # the product alone on PoCL
+case_ product "" $all_unsupported
+pre=$preload vendor=0x1002 # another vendor's GPU id
+case_ other_vendor "" app.mcpi.cuda=unsupported app.sgemm.cuda=unsupported
 [ "$fails" = 0 ] && echo "PASS: cli_cuda_fake" || { echo "FAIL: $fails case(s)"; exit 1; }

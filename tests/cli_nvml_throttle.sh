@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# NVML readings around every row with the fake NVML of tests/fake_nvml.c, on PoCL
-# through the CLBENCH_NVML_ANY_DEVICE=1 hook: healthy readings -> ok with nvml_before/after;
+# NVML readings around every row with the fake NVML of tests/fake_nvml.c, on PoCL passing for an
+# NVIDIA GPU (the test-only preload library answers CL_DEVICE_VENDOR_ID 0x10de:
+# CLBENCH_PRELOAD_VENDOR_ID): healthy readings -> ok with nvml_before/after;
 # a thermal or power reason, or an SM clock below the default clock -> throttled, the value
 # kept and the reason naming the readings; a low clock while idle -> ok; the older
-# ...ClocksThrottleReasons entry point when the newer one fails; no library, or no hook on a
-# device that is not NVIDIA's -> ok and no nvml params; the same in-process (isolation off).
+# ...ClocksThrottleReasons entry point when the newer one fails; no library, the product alone
+# (no preload) or another vendor's id -> ok and no nvml params; the same in-process (isolation off).
+# usage: cli_nvml_throttle.sh CLBENCH FAKE_NVML CHECK PRELOAD
 set -u
-bin=$1 fake=$2 check=$3 tmp=$(mktemp -d)
+bin=$1 fake=$2 check=$3 preload=$4 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+[ -f "$preload" ] || { echo "FAIL: no preload library $preload" >&2; exit 1; }
 fails=0
 rows="launch.roundtrip launch.throughput"
 
-# run NAME [ENV=VALUE...]: both rows with the fake library, the hook and the given environment.
+# run NAME [ENV=VALUE...]: both rows with the fake library, the NVIDIA vendor id and the given environment.
 run() {
     local name=$1; shift
-    env CLBENCH_NVML_LIBRARY="$fake" CLBENCH_NVML_ANY_DEVICE=1 "$@" \
+    env CLBENCH_NVML_LIBRARY="$fake" LD_PRELOAD="$preload" CLBENCH_PRELOAD_VENDOR_ID=0x10de "$@" \
         "$bin" run $rows --quick --quiet --json "$tmp/$name.json" >/dev/null 2>"$tmp/$name.err" \
         || { echo "FAIL: $name: exit $?"; cat "$tmp/$name.err"; fails=$((fails+1)); }
 }
@@ -79,8 +82,11 @@ expect oldname throttled yes "sw_power_cap" 0x204
 run nolib CLBENCH_NVML_LIBRARY="$tmp/no-such-libnvidia-ml.so"
 expect nolib ok no
 
-run nohook CLBENCH_NVML_ANY_DEVICE= FAKE_NVML_REASONS=0x20
-expect nohook ok no
+run product LD_PRELOAD= FAKE_NVML_REASONS=0x20
+expect product ok no
+
+run other_vendor CLBENCH_PRELOAD_VENDOR_ID=0x1002 FAKE_NVML_REASONS=0x20
+expect other_vendor ok no
 
 run inprocess CLBENCH_ISOLATION=off FAKE_NVML_REASONS=0x40
 expect inprocess throttled yes "hw_thermal_slowdown" 0x40

@@ -1,5 +1,6 @@
 /* A CUDA twin module (ABI 4) that computes on the host, for testing the CUDA rows' verification
- * without a GPU (tests/cli_cuda_fake.sh, with CLBENCH_CUDA_ANY_DEVICE=1). Right answers, unless
+ * without a GPU (tests/cli_cuda_fake.sh, on PoCL passing for an NVIDIA GPU through the preload
+ * library's CLBENCH_PRELOAD_VENDOR_ID). Right answers, unless
  * FAKE_CUDA_BUG names a defect to plant:
  *   gemm_shape0  the own kernel's shape 0 (variant 0 and 2) is wrong by one element, and fastest
  *   gemm_all     every own shape is wrong

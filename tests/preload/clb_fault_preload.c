@@ -17,7 +17,12 @@
  * wrong, partial and skip are the product's own (--inject-fault for one row: src/cmd_worker.c).
  * CLBENCH_SLOWDOWN=F (0 < F < 1) makes the worker's results those of a device slower by F:
  * rates times F, times divided by F, marked params.artificial_slowdown (the fleet tests of a
- * slow card, docs/fleet.md). Every process that is not a worker passes through untouched.
+ * slow card, docs/fleet.md). Every process that is not a worker passes through untouched, but
+ * for one switch that describes the device rather than a fault:
+ * CLBENCH_PRELOAD_VENDOR_ID=ID (e.g. 0x10de) makes clGetDeviceInfo(CL_DEVICE_VENDOR_ID) answer
+ * ID, so PoCL passes for an NVIDIA GPU: the CUDA rows run the tests' host-side module
+ * (tests/cli_cuda_fake.sh) and NVML is read around rows (tests/cli_nvml_throttle.sh, also with
+ * CLBENCH_ISOLATION=off, where the rows run in the run process). Other queries pass through.
  *
  * The product knows nothing of this library. The row running now follows from the worker
  * protocol (docs/cli.md): the worker's command line lists its rows after "--", it writes the
@@ -50,6 +55,8 @@ static atomic_int fired;           /* a process fault went off */
 static int proto_fd = -1;          /* the protocol stream (the worker's stdout at start) */
 static int is_worker;
 static double slowdown;            /* CLBENCH_SLOWDOWN; 0: none */
+static cl_uint vendor_id;          /* CLBENCH_PRELOAD_VENDOR_ID, when have_vendor */
+static int have_vendor;
 
 static void stall(void)
 {
@@ -104,10 +111,21 @@ static int is_process_kind(const char *k)
     return 0;
 }
 
+/* CLBENCH_PRELOAD_VENDOR_ID: a number (0x for hex); anything else leaves the answer alone. */
+static void read_vendor_switch(void)
+{
+    const char *v = getenv("CLBENCH_PRELOAD_VENDOR_ID");
+    char *end = NULL;
+    unsigned long id = v && *v ? strtoul(v, &end, 0) : 0;
+    have_vendor = end && !*end && id <= 0xfffffffful;
+    vendor_id = (cl_uint)id;
+}
+
 __attribute__((constructor)) static void preload_init(void)
 {
     static const char *const kinds[] = {"alloc", "alloc_above=", "build", "stall"};
     int emit_device = 0;
+    read_vendor_switch();
     if (!(is_worker = read_worker_args(&emit_device)))
         return;
     const char *sl = getenv("CLBENCH_SLOWDOWN");
@@ -346,4 +364,16 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *ev)
     cl_int (*f)(cl_uint, const cl_event *);
     *(void **)&f = real("clWaitForEvents");
     return f(n, ev);
+}
+
+/* CLBENCH_PRELOAD_VENDOR_ID: the driver's answer, with the vendor id replaced. */
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id dev, cl_device_info what, size_t size,
+                                                void *value, size_t *got)
+{
+    cl_int (*f)(cl_device_id, cl_device_info, size_t, void *, size_t *);
+    *(void **)&f = real("clGetDeviceInfo");
+    cl_int rc = f(dev, what, size, value, got);
+    if (rc == CL_SUCCESS && have_vendor && what == CL_DEVICE_VENDOR_ID && value && size >= sizeof vendor_id)
+        memcpy(value, &vendor_id, sizeof vendor_id);
+    return rc;
 }
