@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* K_ELSEWHERE: read by another component (the CUDA module); listed only. */
-typedef enum { K_SIZE, K_U64, K_REAL, K_INT, K_FLAG, K_TEXT, K_OFF, K_ELSEWHERE } env_kind;
+typedef enum { K_SIZE, K_U64, K_REAL, K_INT, K_TEXT, K_OFF, K_ELSEWHERE } env_kind;
 
 typedef struct env_row {
     const char *var;  /* the variable */
@@ -56,9 +56,7 @@ static const env_row rows[] = {
     {"CLBENCH_DUMP_DIR", NULL, K_TEXT, LIB(dump_dir), "write measured program binaries here"},
     {"CLBENCH_CLOCK_MHZ", NULL, K_REAL, LIB(clock_mhz), "clock of derived peaks instead of the device's"},
     {"CLBENCH_NVML_LIBRARY", NULL, K_TEXT, LIB(nvml_library), "NVML library to load"},
-    {"CLBENCH_NVML_ANY_DEVICE", NULL, K_FLAG, LIB(nvml_any_device), "1: NVML device 0 around rows of any device"},
     {"CLBENCH_CUDA_MODULE", NULL, K_TEXT, LIB(cuda_module), "the CUDA twin module to load"},
-    {"CLBENCH_CUDA_ANY_DEVICE", NULL, K_FLAG, LIB(cuda_any_device), "1: CUDA twins on any device"},
     {"CLBENCH_EULER_CUDA_TILING", NULL, K_TEXT, LIB(euler_cuda_tiling), "app.euler.cuda: diamond or honeycomb, no screening"},
     {"CLBENCH_FAULT", NULL, K_TEXT, CLI(fault), "NAME:wrong|partial|skip: --inject-fault in row NAME only"},
     {"HOME", NULL, K_TEXT, LIB(home), NULL},
@@ -74,7 +72,7 @@ static cli_env env = {.lib = {.tune_family = -1, .environment = &environ}};
 static const char *expected(env_kind k)
 {
     static const char *const what[] = {"a positive integer", "a positive integer",
-                                       "a positive number", "an integer", "0 or 1", "text", "off or on", ""};
+                                       "a positive number", "an integer", "text", "off or on", ""};
     return what[k];
 }
 
@@ -103,11 +101,6 @@ static int store(const env_row *r, const char *text)
         long v = strtol(text, &end, 10);
         return !errno && !*end && v >= 0 && v <= 1000000 ? (*(int *)(void *)field = (int)v, 1) : 0;
     }
-    case K_FLAG:
-        if (strcmp(text, "0") != 0 && strcmp(text, "1") != 0)
-            return 0;
-        *(int *)(void *)field = text[0] == '1';
-        return 1;
     case K_OFF:
         if (strcmp(text, "off") != 0 && strcmp(text, "on") != 0)
             return 0;

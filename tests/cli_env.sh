@@ -18,7 +18,7 @@ bad() { # VAR=VALUE EXPECTED-TEXT
 bad CLBENCH_GEMM_N=abc "a positive integer"
 bad CLBENCH_EULER_STEPS=12x "a positive integer"
 bad CLBENCH_SUSTAINED_S=-1 "a positive number"
-bad CLBENCH_NVML_ANY_DEVICE=yes "0 or 1"
+bad CLBENCH_TUNE_FAMILY=two "an integer"
 bad CLBENCH_ISOLATION=maybe "off or on"
 rc=0
 CLBENCH_GEMM_N= CLBENCH_ISOLATION= "$clb" run --list >"$tmp/list" 2>"$tmp/err" || rc=$?

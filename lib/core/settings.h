@@ -40,9 +40,7 @@ typedef struct clb_settings {
     double clock_mhz;           /* derived peaks use this clock instead of the device's */
     /* loaders */
     const char *nvml_library;   /* NVML library to load (libnvidia-ml.so.1) */
-    int nvml_any_device;        /* read NVML device 0 around rows of any device (tests) */
     const char *cuda_module;    /* the CUDA twin module to load, and no other */
-    int cuda_any_device;        /* CUDA twins on any device (tests' host-side module) */
     const char *euler_cuda_tiling; /* app.euler.cuda: "diamond" or "honeycomb" forced (NULL: screened) */
     /* the user's directories (tuning cache, device database) */
     const char *home, *xdg_cache_home, *xdg_config_home;

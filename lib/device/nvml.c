@@ -106,11 +106,11 @@ static int find_device(clb_nvml *m, cl_device_id id)
     return -1;
 }
 
-static clb_nvml *open_nvml(clb_device *dev, int any_device, char *why, size_t why_n)
+clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n)
 {
     clb_nvml *m = NULL;
     const char *fail = NULL;
-    if (!any_device && !clb_device_is_nvidia(dev))
+    if (!clb_device_is_nvidia(dev))
         fail = "not an NVIDIA device (CL_DEVICE_VENDOR_ID is not 0x10de)";
     else if (!(m = calloc(1, sizeof *m)))
         fail = "out of memory";
@@ -125,16 +125,6 @@ static clb_nvml *open_nvml(clb_device *dev, int any_device, char *why, size_t wh
         return NULL;
     }
     return m;
-}
-
-clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n)
-{
-    return open_nvml(dev, 0, why, why_n);
-}
-
-clb_nvml *clb_nvml_open_any(clb_device *dev, char *why, size_t why_n)
-{
-    return open_nvml(dev, 1, why, why_n);
 }
 
 void clb_nvml_close(clb_nvml *m)

@@ -13,8 +13,6 @@ typedef struct clb_nvml clb_nvml;
  * (CL_DEVICE_PCI_BUS_ID_NV, _SLOT_ID_NV, _DOMAIN_ID_NV) when the driver gives it, else NVML
  * device index 0. NULL with the reason in why. */
 clb_nvml *clb_nvml_open(clb_device *dev, char *why, size_t why_n);
-/* The same without the NVIDIA check (test hook CLBENCH_NVML_ANY_DEVICE, nvml_watch.c). */
-clb_nvml *clb_nvml_open_any(clb_device *dev, char *why, size_t why_n);
 void clb_nvml_close(clb_nvml *m); /* accepts NULL */
 /* How the device was matched, e.g. "NVML by PCI bus id 00000000:19:00.0" (static per m). */
 const char *clb_nvml_match(const clb_nvml *m);
@@ -33,8 +31,7 @@ typedef struct clb_nvml_sample {
 void clb_nvml_sample_read(const clb_nvml *m, clb_nvml_sample *s);
 
 /* NVML readings around each row on NVIDIA GPUs (lib/device/nvml_watch.c): open once per worker
- * (NULL, and nothing changes, without NVML or on other devices; CLBENCH_NVML_ANY_DEVICE=1 is
- * the tests' hook for any device), sample before a row, and after it add params nvml_before /
+ * (NULL, and nothing changes, without NVML or on other devices), sample before a row, and after it add params nvml_before /
  * nvml_after and mark an ok result throttled at a thermal/power limit or below the base clock.
  * All accept NULL. */
 typedef struct clb_nvml_watch clb_nvml_watch;

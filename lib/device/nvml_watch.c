@@ -34,11 +34,9 @@ static const struct {
 clb_nvml_watch *clb_nvml_watch_open(clb_device *dev)
 {
     char why[256];
-    int any = clb_settings_get()->nvml_any_device; /* tests: CLBENCH_NVML_ANY_DEVICE, docs/cli.md */
     clb_nvml_watch *w = calloc(1, sizeof *w);
     if (w)
-        w->nvml = any ? clb_nvml_open_any(dev, why, sizeof why)
-                                               : clb_nvml_open(dev, why, sizeof why);
+        w->nvml = clb_nvml_open(dev, why, sizeof why);
     if (w && w->nvml)
         return w;
     free(w);

@@ -58,8 +58,7 @@ static const clbcu_api *twin_api(clb_ctx *c, clb_diag *d)
     char why[2048], name[512], err[512];
     const clbcu_api *api = NULL;
     clb_diag_clear(d);
-    /* CLBENCH_CUDA_ANY_DEVICE=1: any device, for tests with a host-side module (tests/fake_cuda_twins.c) */
-    if (!clb_settings_get()->cuda_any_device && !clb_device_is_nvidia(c->dev))
+    if (!clb_device_is_nvidia(c->dev))
         CLB_FAIL(d, CLB_ERR_UNSUPPORTED, "CUDA twins run only on NVIDIA GPUs (this is %s on %s)",
                  r->device_name, r->platform_name);
     if (!(api = clb_cuda_api(why, sizeof why)))
