@@ -144,6 +144,8 @@ for dev in d["devices"]:
     for r in dev["results"]:
         if ".cuda" in r["name"] or ".cublas" in r["name"]:
             print("  ", r["name"], r["status"], r.get("value"), r.get("unit"), r.get("reason", ""))
+    nv = sum(1 for r in dev["results"] if "nvml_before" in r.get("params", {}))
+    print("  ", dev.get("device", {}).get("CL_DEVICE_NAME"), "rows with NVML readings:", nv, "of", len(dev["results"]))
 PY
     done
 }

@@ -237,6 +237,8 @@ clb_error gemm_dev_setup(clb_ctx *c, const gemm_rung *r, const gemm_blk *blk, co
     clb_diag *d = &c->diag;
     char pre[512], kname[64], opts[64] = "";
     size_t lbytes = 0;
+    /* NVIDIA's own driver, not only its hardware (clb_device_is_nvidia): its compiler takes the
+     * inline PTX and -cl-nv-* options these forms use; PoCL's CUDA driver does not. */
     int nvidia = strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA") != NULL;
     *g = (gemm_dev){.c = c, .m = m, .q = clb_device_queue(c->dev)};
     if (geometry(g, r, blk, m->prec, &lbytes, d) != CLB_OK)

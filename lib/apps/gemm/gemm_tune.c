@@ -299,6 +299,8 @@ static clb_error search(clb_ctx *c, const gemm_rung *r, size_t prec, size_t row_
 {
     int cpu = (clb_device_reference(c->dev)->type & CL_DEVICE_TYPE_CPU) != 0;
     gemm_mats m = {0};
+    /* NVIDIA's own driver, not only its hardware (clb_device_is_nvidia): its compiler takes the
+     * inline PTX and -cl-nv-* options these forms use; PoCL's CUDA driver does not. */
     int nvidia = strstr(clb_device_reference(c->dev)->platform_name, "NVIDIA") != NULL;
     tune_state t = {c, r, &m, 1, prec, 0, 0, cpu, nvidia, clb_settings_get()->tune_family};
     cl_device_id dev = clb_device_reference(c->dev)->device;
