@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* K_ELSEWHERE: read by another component (the CUDA module); listed only. */
-typedef enum { K_SIZE, K_U64, K_REAL, K_INT, K_TEXT, K_OFF, K_ELSEWHERE } env_kind;
+typedef enum { K_SIZE, K_U64, K_REAL, K_INT, K_TEXT, K_OFF } env_kind;
 
 typedef struct env_row {
     const char *var;  /* the variable */
@@ -72,7 +71,7 @@ static cli_env env = {.lib = {.tune_family = -1, .environment = &environ}};
 static const char *expected(env_kind k)
 {
     static const char *const what[] = {"a positive integer", "a positive integer",
-                                       "a positive number", "an integer", "text", "off or on", ""};
+                                       "a positive number", "an integer", "text", "off or on"};
     return what[k];
 }
 
@@ -107,7 +106,6 @@ static int store(const env_row *r, const char *text)
         *(int *)(void *)field = strcmp(text, "off") == 0;
         return 1;
     case K_TEXT: *(const char **)(void *)field = text; return 1;
-    case K_ELSEWHERE: return 1;
     }
     return 0;
 }
