@@ -75,12 +75,12 @@ skipped() {
 start=$(date +%s)
 py revert "$tree" "$backup" # a run that was killed hard
 py sync "$src" "$tree" || exit 2
-if [ ! -f "$build/CMakeCache.txt" ]; then
-    # shellcheck disable=SC2086 # CLB_MUT_CMAKE_ARGS is a list of words
-    bg "$logs/configure.log" cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLBENCH_MPI=ON \
-        -DCLBENCH_CUDA=OFF -DCMAKE_INSTALL_PREFIX=/usr ${CLB_MUT_CMAKE_ARGS:-} ||
-        { tail -20 "$logs/configure.log"; echo "run.sh: configure failed ($logs/configure.log)" >&2; exit 2; }
-fi
+# Configured on every run, also a kept scratch build: the tests' commands (and so the targets they
+# need) are those of the tree just synced, not of the tree the build last saw.
+# shellcheck disable=SC2086 # CLB_MUT_CMAKE_ARGS is a list of words
+bg "$logs/configure.log" cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLBENCH_MPI=ON \
+    -DCLBENCH_CUDA=OFF -DCMAKE_INSTALL_PREFIX=/usr ${CLB_MUT_CMAKE_ARGS:-} ||
+    { tail -20 "$logs/configure.log"; echo "run.sh: configure failed ($logs/configure.log)" >&2; exit 2; }
 # The targets each mutant's tests run (only those are built), and the tests themselves.
 known=" $(cmake --build "$build" --target help 2>/dev/null | sed -n 's/^\.\.\. \([A-Za-z0-9_.-]*\).*/\1/p' | tr '\n' ' ') "
 declare -A targets ntests names
