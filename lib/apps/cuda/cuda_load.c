@@ -17,6 +17,7 @@
 #ifndef CLBENCH_CUDA_INSTALL_DIR
 #define CLBENCH_CUDA_INSTALL_DIR ""
 #endif
+static const char install_dir[] = CLBENCH_CUDA_INSTALL_DIR;
 
 /* The directory of the running executable, or "" when /proc/self/exe cannot be read. */
 static void exe_dir(char *dir, size_t len)
@@ -53,8 +54,8 @@ static void *open_module(char *why, size_t len)
         snprintf(path, sizeof path, "%s/%s", exe, MODULE);
         h = try_open(path, why, len);
     }
-    if (!h && CLBENCH_CUDA_INSTALL_DIR[0]) {
-        snprintf(path, sizeof path, "%s/%s", CLBENCH_CUDA_INSTALL_DIR, MODULE);
+    if (!h && install_dir[0] != '\0') {
+        snprintf(path, sizeof path, "%s/%s", install_dir, MODULE);
         h = try_open(path, why, len);
     }
     return h;
