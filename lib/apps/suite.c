@@ -19,9 +19,15 @@ static void put_num(cJSON *o, const char *key, double v)
         cJSON_AddNullToObject(o, key);
 }
 
+/* The value of size variable k in the mode (full or quick), as the table writes it. */
+static const char *env_text(const clb_suite_app *a, int full, int k)
+{
+    return full ? a->full[k] : a->quick[k];
+}
+
 static double env_num(const clb_suite_app *a, int full, int k)
 {
-    return atof(full ? a->full[k] : a->quick[k]);
+    return atof(env_text(a, full, k));
 }
 /* GFLOP/s: 2 n^3 flop per problem. */
 static double gemm_k(const clb_suite_app *a, int full) { double n = env_num(a, full, 0); return 2 * n * n * n * 1e-9; }
@@ -427,7 +433,7 @@ static const char *size_mismatch(const cJSON *reference, int full)
     for (size_t i = 0; sizes && i < NAPPS; i++)
         for (int k = 0; k < CLB_SUITE_MAX_ENV && suite_apps[i].a.env[k]; k++) {
             const char *v = rj_str(sizes, suite_apps[i].a.env[k]);
-            if (!v || strcmp(v, full ? suite_apps[i].a.full[k] : suite_apps[i].a.quick[k]) != 0)
+            if (!v || strcmp(v, env_text(&suite_apps[i].a, full, k)) != 0)
                 return suite_apps[i].a.env[k];
         }
     return NULL;
@@ -533,7 +539,7 @@ cJSON *clb_suite_summary(const cJSON *doc, const cJSON *reference, int full, clb
     cJSON *sizes = cJSON_AddObjectToObject(s, "sizes");
     for (size_t i = 0; i < clb_suite_app_count(); i++)
         for (int k = 0; k < CLB_SUITE_MAX_ENV && suite_apps[i].a.env[k]; k++)
-            cJSON_AddStringToObject(sizes, suite_apps[i].a.env[k], full ? suite_apps[i].a.full[k] : suite_apps[i].a.quick[k]);
+            cJSON_AddStringToObject(sizes, suite_apps[i].a.env[k], env_text(&suite_apps[i].a, full, k));
     cJSON_AddItemToObject(s, "system", system_json(doc));
     cJSON *ref = cJSON_AddObjectToObject(s, "reference");
     const cJSON *set = reference_set(reference, full, ref);
